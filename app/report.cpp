@@ -1,0 +1,191 @@
+// Text, JSON and CSV renderings of counters, findings and traces.
+#include "app/report.h"
+
+#include <cstdio>
+
+#include "sim/metrics.h"
+
+namespace ws::app {
+namespace {
+
+std::string Hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+nlohmann::json FindingsJson(const sim::Trace& t) {
+  auto arr = nlohmann::json::array();
+  for (const auto& f : t.findings) {
+    nlohmann::json j = {{"kind", sim::ToString(f.kind)},
+                        {"error", sim::IsError(f.kind)},
+                        {"message", f.message},
+                        {"block", {f.block.x, f.block.y, f.block.z}},
+                        {"thread", {f.thread.x, f.thread.y, f.thread.z}},
+                        {"occurrences", f.occurrences}};
+    if (f.site >= 0) j["line"] = t.sites[f.site].line;
+    if (f.array >= 0) j["array"] = t.arrays[f.array].name;
+    if (f.address) j["address"] = Hex(f.address);
+    arr.push_back(j);
+  }
+  return arr;
+}
+
+}  // namespace
+
+std::string Caption(const sim::WarpInstruction& ins) {
+  char b[160];
+  const int lanes = ins.ActiveLanes();
+  if (ins.space == sim::Space::Global) {
+    std::snprintf(b, sizeof b, "%d lanes -> %d lines, %d sectors (ideal %d)", lanes, ins.lines,
+                  ins.sectors, ins.ideal_sectors);
+  } else if (ins.conflict_degree > 1) {
+    std::snprintf(b, sizeof b, "%d lanes -> %d wavefronts (ideal %d): %d-way bank conflict", lanes,
+                  ins.wavefronts, ins.ideal_wavefronts, ins.conflict_degree);
+  } else {
+    std::snprintf(b, sizeof b, "%d lanes -> %d wavefronts (ideal %d): no bank conflict", lanes,
+                  ins.wavefronts, ins.ideal_wavefronts);
+  }
+  return b;
+}
+
+nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest& r,
+                         const kernels::SimOutcome& o) {
+  const auto& t = o.trace;
+  nlohmann::json j;
+  j["variant"] = v.Id();
+  j["n"] = r.n;
+  j["launch"] = {{"grid", {t.shape.grid.x, t.shape.grid.y, t.shape.grid.z}},
+                 {"block", {t.shape.block.x, t.shape.block.y, t.shape.block.z}}};
+  j["check"] = {{"passed", o.check.passed}, {"detail", o.check.detail},
+                {"max_abs_error", o.check.max_abs_error}};
+  nlohmann::json m;
+  for (const auto& x : sim::Metrics(t.total)) m[x.name] = x.value;
+  j["metrics"] = m;
+  auto lines = nlohmann::json::object();
+  for (const auto& [line, c] : t.per_line) {
+    nlohmann::json lm;
+    for (const auto& x : sim::Metrics(c))
+      if (x.value != 0) lm[x.name] = x.value;
+    lines[std::to_string(line)] = lm;
+  }
+  j["per_line"] = lines;
+  j["findings"] = FindingsJson(t);
+  j["arrays"] = nlohmann::json::array();
+  for (const auto& a : t.arrays)
+    j["arrays"].push_back({{"name", a.name}, {"type", a.type}, {"space", sim::ToString(a.space)},
+                           {"elements", a.count}, {"base", Hex(a.base)}});
+  j["simulated_seconds"] = t.seconds;
+  return j;
+}
+
+void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::RunRequest& r,
+                const kernels::SimOutcome& o) {
+  const auto& t = o.trace;
+  out << v.Id() << " at n=" << r.n << ": grid " << t.shape.grid.x << "x" << t.shape.grid.y << "x"
+      << t.shape.grid.z << ", block " << t.shape.block.x << "x" << t.shape.block.y << "x"
+      << t.shape.block.z << "\n";
+  out << "  check: " << (o.check.passed ? "passed" : "FAILED") << " (" << o.check.detail << ")\n";
+  for (const auto& m : sim::Metrics(t.total)) {
+    char b[200];
+    std::snprintf(b, sizeof b, "  %-62s %14.6g\n", m.name.c_str(), m.value);
+    out << b;
+  }
+  out << "  per source line:\n";
+  for (const auto& [line, c] : t.per_line) {
+    char b[200];
+    std::snprintf(b, sizeof b,
+                  "    line %4u: %8llu global req, %10llu sectors (ideal %llu), %8llu shared inst, "
+                  "%8llu wavefronts\n",
+                  line,
+                  static_cast<unsigned long long>(c.global_requests[0] + c.global_requests[1] + c.global_requests[2] + c.global_requests[3]),
+                  static_cast<unsigned long long>(c.global_sectors[0] + c.global_sectors[1] + c.global_sectors[2] + c.global_sectors[3]),
+                  static_cast<unsigned long long>(c.global_ideal_sectors[0] + c.global_ideal_sectors[1] + c.global_ideal_sectors[2] + c.global_ideal_sectors[3]),
+                  static_cast<unsigned long long>(c.shared_inst[0] + c.shared_inst[1]),
+                  static_cast<unsigned long long>(c.shared_wavefronts[0] + c.shared_wavefronts[1]));
+    out << b;
+  }
+  for (const auto& f : t.findings)
+    out << "  " << (sim::IsError(f.kind) ? "error" : "warning") << " [" << sim::ToString(f.kind)
+        << "] " << f.message << (f.occurrences > 1 ? " (" + std::to_string(f.occurrences) + " times)" : "")
+        << "\n";
+}
+
+nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps) {
+  const auto& t = o.trace;
+  auto arr = nlohmann::json::array();
+  for (size_t i = 0; i < t.instructions.size() && i < steps; ++i) {
+    const auto& ins = t.instructions[i];
+    const auto& a = t.arrays[ins.array];
+    nlohmann::json lanes = nlohmann::json::array();
+    for (int l = 0; l < sim::kWarpSize; ++l) {
+      if (!(ins.mask >> l & 1)) { lanes.push_back(nullptr); continue; }
+      nlohmann::json lj = {{"address", Hex(ins.addr[l])}, {"index", (ins.addr[l] - a.base) / a.elem_bytes}};
+      if (ins.space == sim::Space::Shared) lj["bank"] = (ins.addr[l] / 4) % 32;
+      lanes.push_back(lj);
+    }
+    nlohmann::json j = {{"step", i},
+                        {"line", t.sites[ins.site].line},
+                        {"array", a.name},
+                        {"space", sim::ToString(ins.space)},
+                        {"kind", sim::ToString(ins.op)},
+                        {"width", ins.width},
+                        {"mask", Hex(ins.mask)},
+                        {"active_lanes", ins.ActiveLanes()},
+                        {"iteration", ins.epoch},
+                        {"lanes", lanes}};
+    if (ins.space == sim::Space::Global) {
+      j["sectors"] = ins.sectors;
+      j["lines"] = ins.lines;
+      j["ideal_sectors"] = ins.ideal_sectors;
+    } else {
+      j["wavefronts"] = ins.wavefronts;
+      j["ideal_wavefronts"] = ins.ideal_wavefronts;
+      j["conflict_degree"] = ins.conflict_degree;
+    }
+    j["caption"] = Caption(ins);
+    arr.push_back(j);
+  }
+  return {{"instructions", arr}, {"truncated", t.truncated}, {"findings", FindingsJson(t)}};
+}
+
+void PrintTraceCsv(std::ostream& out, const kernels::SimOutcome& o, size_t steps) {
+  const auto& t = o.trace;
+  out << "step,line,array,space,kind,width,mask,sectors,lines,ideal_sectors,wavefronts,conflict_degree";
+  for (int l = 0; l < sim::kWarpSize; ++l) out << ",lane" << l;
+  out << "\n";
+  for (size_t i = 0; i < t.instructions.size() && i < steps; ++i) {
+    const auto& ins = t.instructions[i];
+    out << i << "," << t.sites[ins.site].line << "," << t.arrays[ins.array].name << ","
+        << sim::ToString(ins.space) << "," << sim::ToString(ins.op) << "," << int(ins.width) << ","
+        << Hex(ins.mask) << "," << ins.sectors << "," << ins.lines << "," << ins.ideal_sectors << ","
+        << ins.wavefronts << "," << ins.conflict_degree;
+    for (int l = 0; l < sim::kWarpSize; ++l) {
+      out << ",";
+      if (ins.mask >> l & 1) out << Hex(ins.addr[l]);
+    }
+    out << "\n";
+  }
+}
+
+void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps) {
+  const auto& t = o.trace;
+  for (size_t i = 0; i < t.instructions.size() && i < steps; ++i) {
+    const auto& ins = t.instructions[i];
+    const auto& a = t.arrays[ins.array];
+    char b[256];
+    std::snprintf(b, sizeof b, "#%-4zu line %-3u %-6s %-3s %-5s %2dB mask %08x  %s\n", i,
+                  t.sites[ins.site].line, a.name.c_str(), sim::ToString(ins.op),
+                  sim::ToString(ins.space), int(ins.width), ins.mask, Caption(ins).c_str());
+    out << b << "      lanes:";
+    for (int l = 0; l < sim::kWarpSize; ++l) {
+      if (ins.mask >> l & 1) out << " " << (ins.addr[l] - a.base) / a.elem_bytes;
+      else out << " -";
+    }
+    out << "\n";
+  }
+  if (t.instructions.size() > steps)
+    out << "(" << t.instructions.size() - steps << " more instructions; --steps shows more)\n";
+}
+
+}  // namespace ws::app

@@ -1,0 +1,23 @@
+// Turning a simulated launch into text, JSON and CSV for the CLI.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "kernels/catalog.h"
+
+namespace ws::app {
+
+nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest& r,
+                         const kernels::SimOutcome& o);
+void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::RunRequest& r,
+                const kernels::SimOutcome& o);
+
+nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps);
+void PrintTraceCsv(std::ostream& out, const kernels::SimOutcome& o, size_t steps);
+void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps);
+
+// "32 lanes -> 16 lines, 16 sectors (ideal 4)" and its shared-memory counterpart.
+std::string Caption(const sim::WarpInstruction& ins);
+
+}  // namespace ws::app

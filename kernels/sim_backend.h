@@ -1,0 +1,69 @@
+// Runs a family's launches in the simulator: arrays live in host memory and are bound to the
+// engine, which records every access of the launch.
+#pragma once
+#include <cstring>
+#include <deque>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sim/dialect.h"
+#include "sim/engine.h"
+
+namespace ws::kernels {
+
+class SimBackend {
+ public:
+  explicit SimBackend(sim::Engine& engine) : engine_(engine) {}
+
+  template <class T>
+  dialect::Global<T> Upload(std::string name, std::string type,
+                            const std::vector<std::remove_const_t<T>>& host, uint64_t rows,
+                            uint64_t cols) {
+    auto& bytes = Store(host.size() * sizeof(T));
+    std::memcpy(bytes.data(), host.data(), bytes.size());
+    return Bind<T>(std::move(name), std::move(type), bytes, host.size(), rows, cols);
+  }
+
+  // A fresh output array, filled with 0xff bytes (a NaN for floats) so that an element the
+  // kernel never writes cannot pass the check.
+  template <class T>
+  dialect::Global<T> Alloc(std::string name, std::string type, uint64_t count, uint64_t rows,
+                           uint64_t cols) {
+    auto& bytes = Store(count * sizeof(T));
+    std::memset(bytes.data(), 0xff, bytes.size());
+    return Bind<T>(std::move(name), std::move(type), bytes, count, rows, cols);
+  }
+
+  template <class T>
+  void Fill(dialect::Global<T> p, const std::vector<std::remove_const_t<T>>& host) {
+    std::memcpy(storage_[p.array()].data(), host.data(), host.size() * sizeof(T));
+  }
+
+  template <class K, class... A>
+  void Launch(dialect::dim3 grid, dialect::dim3 block, K kernel, A... args) {
+    engine_.Run({{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}},
+                [=] { kernel(args...); });
+  }
+
+  template <class T>
+  std::vector<std::remove_const_t<T>> Download(dialect::Global<T> p) {
+    const auto& bytes = storage_[p.array()];
+    std::vector<std::remove_const_t<T>> v(bytes.size() / sizeof(T));
+    std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
+    return v;
+  }
+
+ private:
+  std::vector<unsigned char>& Store(size_t n) { return storage_.emplace_back(n); }
+  template <class T>
+  dialect::Global<T> Bind(std::string name, std::string type, std::vector<unsigned char>& bytes,
+                          uint64_t count, uint64_t rows, uint64_t cols) {
+    int id = engine_.BindGlobal(std::move(name), std::move(type), sizeof(T), count, rows, cols);
+    return dialect::Global<T>(reinterpret_cast<T*>(bytes.data()), id, engine_.Array(id).base, count);
+  }
+  sim::Engine& engine_;
+  std::deque<std::vector<unsigned char>> storage_;  // indexed by array id
+};
+
+}  // namespace ws::kernels

@@ -1,0 +1,356 @@
+// The kernel dialect, simulator side: compiled by the host compiler, every global and shared
+// access goes through these wrappers and is recorded. kernels/dialect.h explains the dialect
+// to kernel authors; kernels/dialect_cuda.h is the same vocabulary for nvcc.
+#pragma once
+#include <math.h>
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+#include <source_location>
+#include <type_traits>
+
+#include "sim/engine.h"
+
+// ---- CUDA keywords ----------------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __restrict__ __restrict
+// A block's shared arrays: one object per OS thread, used by one block at a time.
+#define __shared__ static thread_local
+
+#define threadIdx (::ws::sim::detail::t_current->thread_idx)
+#define blockIdx (::ws::sim::detail::t_current->block_idx)
+#define blockDim (::ws::sim::detail::t_current->block_dim)
+#define gridDim (::ws::sim::detail::t_current->grid_dim)
+
+namespace ws::dialect {
+
+using ::ws::sim::Op;
+using ::ws::sim::detail::t_current;
+constexpr int warpSize = 32;
+
+struct dim3 {
+  unsigned int x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+using uint3 = ::ws::sim::detail::Uint3;
+
+struct float2 { float x, y; };
+struct float3 { float x, y, z; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float3 make_float3(float x, float y, float z) { return {x, y, z}; }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline float max(float a, float b) { return std::fmax(a, b); }
+inline double min(double a, double b) { return std::fmin(a, b); }
+inline double max(double a, double b) { return std::fmax(a, b); }
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+using ::fabsf; using ::fminf; using ::fmaxf; using ::sqrtf;
+
+// An index that remembers where in the kernel source it was written.
+struct Index {
+  int64_t value;
+  std::source_location loc;
+  template <std::integral I>
+  Index(I i, std::source_location l = std::source_location::current())
+      : value(static_cast<int64_t>(i)), loc(l) {}
+};
+
+// How nvcc splits a value of T into memory instructions: pieces of min(alignof, 16) bytes.
+template <class T>
+struct Pieces {
+  static constexpr uint32_t width = alignof(T) < 16 ? alignof(T) : 16;
+  static constexpr uint32_t count = sizeof(T) / width;
+  static_assert(sizeof(T) % width == 0, "element size must be a multiple of its alignment");
+};
+
+template <class T> class Global;
+
+// One element of a global array, named by an index; reading or writing it is recorded.
+template <class T>
+class GlobalRef {
+ public:
+  using Value = std::remove_const_t<T>;
+  GlobalRef(T* data, int array, uint64_t base, int64_t index, uint64_t count,
+            const std::source_location& loc)
+      : data_(data), array_(array), base_(base), index_(index), count_(count), loc_(loc) {}
+
+  operator Value() const {
+    Value v{};
+    if (Check()) {
+      Record(Op::Load);
+      std::memcpy(&v, &data_[index_], sizeof(Value));
+    }
+    return v;
+  }
+  const GlobalRef& operator=(const Value& v) const requires(!std::is_const_v<T>) {
+    if (Check()) {
+      Record(Op::Store);
+      std::memcpy(&data_[index_], &v, sizeof(Value));
+    }
+    return *this;
+  }
+  const GlobalRef& operator=(const GlobalRef& o) const requires(!std::is_const_v<T>) {
+    return *this = Value(o);
+  }
+#define WS_COMPOUND(OP)                                                        \
+  template <class U>                                                           \
+  const GlobalRef& operator OP##=(const U& u) const requires(!std::is_const_v<T>) { \
+    Value v = Value(*this);                                                    \
+    v OP## = u;                                                                \
+    return *this = v;                                                          \
+  }
+  WS_COMPOUND(+) WS_COMPOUND(-) WS_COMPOUND(*) WS_COMPOUND(/) WS_COMPOUND(%)
+  WS_COMPOUND(&) WS_COMPOUND(|) WS_COMPOUND(^)
+#undef WS_COMPOUND
+  // &a[i] is a pointer into the array, as in CUDA.
+  Global<T> operator&() const;
+
+  // Engine-facing (atomics use them): bounds and alignment check, then recording.
+  bool Check() const {
+    auto& t = *t_current;
+    if (index_ < 0 || uint64_t(index_) >= count_) {
+      ::ws::sim::detail::ReportOutOfBounds(t, loc_, array_, index_);
+      return false;
+    }
+    uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
+    if (addr % Pieces<Value>::width != 0) {
+      ::ws::sim::detail::ReportMisaligned(t, loc_, array_, addr, Pieces<Value>::width);
+      return false;
+    }
+    return true;
+  }
+  void Record(Op op) const {
+    auto& t = *t_current;
+    uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
+    for (uint32_t p = 0; p < Pieces<Value>::count; ++p)
+      ::ws::sim::detail::RecordGlobal(t, loc_, array_, addr + p * Pieces<Value>::width,
+                                      Pieces<Value>::width, op);
+  }
+  T* Data() const { return data_ + index_; }
+
+ private:
+  template <class> friend class Global;
+  T* data_;
+  int array_;
+  uint64_t base_;  // simulated address of element 0 of the whole array
+  int64_t index_;  // element index in the whole array
+  uint64_t count_;
+  std::source_location loc_;
+};
+
+// A pointer to global memory. In CUDA it is T*; here it carries the array it points into.
+template <class T>
+class Global {
+ public:
+  Global() = default;
+  Global(T* data, int array, uint64_t base, uint64_t count, int64_t offset = 0)
+      : data_(data), array_(array), base_(base), count_(count), offset_(offset) {}
+  template <class U> requires std::is_convertible_v<U*, T*>
+  Global(const Global<U>& o) : data_(o.data_), array_(o.array_), base_(o.base_), count_(o.count_), offset_(o.offset_) {}
+
+  GlobalRef<T> operator[](Index i) const {
+    return GlobalRef<T>(data_, array_, base_, offset_ + i.value, count_, i.loc);
+  }
+  GlobalRef<T> operator*() const { return (*this)[Index(0)]; }
+  Global operator+(int64_t k) const { Global g = *this; g.offset_ += k; return g; }
+  Global operator-(int64_t k) const { Global g = *this; g.offset_ -= k; return g; }
+  Global& operator+=(int64_t k) { offset_ += k; return *this; }
+  int array() const { return array_; }
+  uint64_t address() const { return base_ + uint64_t(offset_) * sizeof(T); }
+
+ private:
+  template <class> friend class Global;
+  template <class> friend class GlobalRef;
+  template <class U, class V> friend Global<U> global_cast(const Global<V>&);
+  T* data_ = nullptr;
+  int array_ = -1;
+  uint64_t base_ = 0;
+  uint64_t count_ = 0;
+  int64_t offset_ = 0;
+};
+
+template <class T>
+Global<T> GlobalRef<T>::operator&() const { return Global<T>(data_, array_, base_, count_, index_); }
+
+// reinterpret_cast<U*>(p) in CUDA: the same bytes seen as another element type.
+template <class U, class V>
+Global<U> global_cast(const Global<V>& p) {
+  uint64_t bytes = p.count_ * sizeof(V);
+  uint64_t off_bytes = uint64_t(p.offset_) * sizeof(V);
+  // An offset that is not a whole number of U's keeps its byte position: the misalignment
+  // check on access reports it, as the GPU would fault.
+  Global<U> g(reinterpret_cast<U*>(const_cast<std::remove_const_t<V>*>(p.data_)), p.array_,
+              p.base_ + (off_bytes % sizeof(U)), bytes / sizeof(U), int64_t(off_bytes / sizeof(U)));
+  return g;
+}
+
+// ---- atomics ----------------------------------------------------------------------------
+// The result proxy tells the engine whether the old value was used (ATOM) or not (RED).
+template <class T>
+struct AtomicResult {
+  T old;
+  operator T() const { ::ws::sim::detail::MarkAtomicUsed(*t_current); return old; }
+};
+
+template <class T>
+AtomicResult<T> atomicAdd(Global<T> p, T v, std::source_location loc = std::source_location::current()) {
+  auto r = p[Index(int64_t(0), loc)];
+  T old{};
+  if (r.Check()) {
+    r.Record(Op::Reduction);
+    std::memcpy(&old, r.Data(), sizeof(T));
+    T sum = old + v;
+    std::memcpy(r.Data(), &sum, sizeof(T));
+  }
+  return {old};
+}
+
+// ---- shared memory ----------------------------------------------------------------------
+template <class E>
+class SharedRef {
+ public:
+  SharedRef(E* data, uint64_t* shadow, ::ws::sim::detail::SharedSlot* slot, uint64_t index,
+            uint64_t count, const std::source_location& loc)
+      : data_(data), shadow_(shadow), slot_(slot), index_(index), count_(count), loc_(loc) {}
+  operator E() const {
+    E v{};
+    if (Access(Op::Load)) v = data_[index_];
+    return v;
+  }
+  const SharedRef& operator=(const E& v) const {
+    if (Access(Op::Store)) data_[index_] = v;
+    return *this;
+  }
+  const SharedRef& operator=(const SharedRef& o) const { return *this = E(o); }
+#define WS_COMPOUND(OP)                                 \
+  template <class U>                                    \
+  const SharedRef& operator OP##=(const U& u) const {   \
+    E v = E(*this);                                     \
+    v OP## = u;                                         \
+    return *this = v;                                   \
+  }
+  WS_COMPOUND(+) WS_COMPOUND(-) WS_COMPOUND(*) WS_COMPOUND(/)
+#undef WS_COMPOUND
+
+ private:
+  bool Access(Op op) const {
+    return ::ws::sim::detail::SharedAccess(*t_current, *slot_, loc_, index_, count_, sizeof(E),
+                                           Pieces<E>::width, Pieces<E>::count, op, shadow_);
+  }
+  E* data_;
+  uint64_t* shadow_;
+  ::ws::sim::detail::SharedSlot* slot_;
+  uint64_t index_, count_;
+  std::source_location loc_;
+};
+
+template <class Sub, class E>
+class SharedView {
+  static constexpr uint64_t kStride = sizeof(std::remove_extent_t<Sub>) / sizeof(E);
+ public:
+  SharedView(E* data, uint64_t* shadow, ::ws::sim::detail::SharedSlot* slot, uint64_t offset,
+             uint64_t count, const char* type)
+      : data_(data), shadow_(shadow), slot_(slot), offset_(offset), count_(count), type_(type) {}
+  auto operator[](Index i) const {
+    uint64_t off = offset_ + uint64_t(i.value) * kStride;
+    if constexpr (std::rank_v<Sub> == 1) {
+      if (slot_->generation != ::ws::sim::detail::Generation(*t_current))
+        ::ws::sim::detail::RegisterShared(*t_current, *slot_, i.loc, sizeof(E), count_, type_);
+      return SharedRef<E>(data_, shadow_, slot_, off, count_, i.loc);
+    } else {
+      return SharedView<std::remove_extent_t<Sub>, E>(data_, shadow_, slot_, off, count_, type_);
+    }
+  }
+ private:
+  E* data_;
+  uint64_t* shadow_;
+  ::ws::sim::detail::SharedSlot* slot_;
+  uint64_t offset_, count_;
+  const char* type_;
+};
+
+template <class E> constexpr const char* TypeName() {
+  if constexpr (std::is_same_v<E, float>) return "float";
+  else if constexpr (std::is_same_v<E, int>) return "int";
+  else if constexpr (std::is_same_v<E, float4>) return "float4";
+  else if constexpr (std::is_same_v<E, double>) return "double";
+  else return "struct";
+}
+
+// A shared array, declared `__shared__ Shared<float[32][33]> tile;` (CUDA: float tile[32][33]).
+// Zero-initialised static storage: no constructor runs, so thread_local access stays cheap.
+template <class Arr>
+class Shared {
+  static_assert(std::is_array_v<Arr>, "Shared<T> takes an array type, e.g. Shared<float[32][33]>");
+  using E = std::remove_all_extents_t<Arr>;
+  static constexpr uint64_t kCount = sizeof(Arr) / sizeof(E);
+ public:
+  auto operator[](Index i) {
+    return SharedView<Arr, E>(data_, shadow_, &slot_, 0, kCount, TypeName<E>())[i];
+  }
+ private:
+  E data_[kCount];
+  uint64_t shadow_[kCount];
+  ::ws::sim::detail::SharedSlot slot_;
+};
+
+// ---- synchronisation and warp-level operations ------------------------------------------
+inline void __syncthreads(std::source_location loc = std::source_location::current()) {
+  ::ws::sim::detail::SyncThreads(*t_current, loc);
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location loc = std::source_location::current()) {
+  ::ws::sim::detail::SyncWarp(*t_current, mask, loc);
+}
+
+template <class T>
+T ShuffleT(unsigned mask, T v, int mode, int arg, int width, const std::source_location& loc) {
+  static_assert(sizeof(T) <= 8, "shuffle moves at most 8 bytes");
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(T));
+  bits = ::ws::sim::detail::Shuffle(*t_current, mask, bits, mode, arg, width, loc);
+  T out;
+  std::memcpy(&out, &bits, sizeof(T));
+  return out;
+}
+template <class T>
+T __shfl_sync(unsigned mask, T v, int src, int width = 32, std::source_location loc = std::source_location::current()) {
+  return ShuffleT(mask, v, 0, src, width, loc);
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T v, unsigned d, int width = 32, std::source_location loc = std::source_location::current()) {
+  return ShuffleT(mask, v, 1, int(d), width, loc);
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T v, unsigned d, int width = 32, std::source_location loc = std::source_location::current()) {
+  return ShuffleT(mask, v, 2, int(d), width, loc);
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T v, int m, int width = 32, std::source_location loc = std::source_location::current()) {
+  return ShuffleT(mask, v, 3, m, width, loc);
+}
+inline int __all_sync(unsigned mask, int p, std::source_location loc = std::source_location::current()) {
+  return int(::ws::sim::detail::Vote(*t_current, mask, p != 0, 0, loc));
+}
+inline int __any_sync(unsigned mask, int p, std::source_location loc = std::source_location::current()) {
+  return int(::ws::sim::detail::Vote(*t_current, mask, p != 0, 1, loc));
+}
+inline unsigned __ballot_sync(unsigned mask, int p, std::source_location loc = std::source_location::current()) {
+  return ::ws::sim::detail::Vote(*t_current, mask, p != 0, 2, loc);
+}
+
+}  // namespace ws::dialect

@@ -1,0 +1,154 @@
+// The simulator's execution engine: runs a launch block by block, each thread a fiber,
+// groups the threads' accesses into warp instructions and feeds them to the memory rules.
+// Section index: Engine (public) · ThreadCtx (what the dialect talks to) · access hooks.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "sim/trace.h"
+
+namespace ws::sim {
+
+struct LaunchOptions {
+  Selection selection;                     // which warp instructions to keep in Trace::instructions
+  size_t max_trace_instructions = 400000;  // trace cap: about 330 bytes each, ~130 MB at most
+  size_t max_findings = 256;               // distinct (kind, site) pairs kept
+  // Reads a kernel source file by the name the compiler recorded; used to name shared
+  // arrays after the variable in the source. May be empty.
+  std::function<std::string(const std::string& file)> source_text;
+};
+
+namespace detail { struct ThreadCtx; class EngineImpl; }
+
+// One simulated launch. Bind the arrays, then Run the kernel body once per thread.
+class Engine {
+ public:
+  explicit Engine(LaunchOptions options = {});
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Registers a global array; returns its id. `data` must outlive Run.
+  int BindGlobal(std::string name, std::string type, uint32_t elem_bytes, uint64_t count,
+                 uint64_t rows, uint64_t cols);
+  const ArrayInfo& Array(int id) const;
+
+  // Runs `body` (which calls the kernel) for every thread of the launch. Returns false if the
+  // launch was refused (over a hardware limit); the reason is in the trace's findings.
+  bool Run(const LaunchShape& shape, std::function<void()> body);
+
+  const Trace& trace() const;
+  Trace TakeTrace();
+
+ private:
+  std::unique_ptr<detail::EngineImpl> impl_;
+};
+
+namespace detail {
+
+struct Uint3 { unsigned int x = 0, y = 0, z = 0; };
+
+enum class Pause : uint8_t { None, Chunk, Shared, WarpSync, Barrier, Done };
+
+// One buffered lane access, before the warp's lanes are grouped into an instruction.
+struct LaneEvent {
+  uint64_t k1;  // epoch << 32 | line
+  uint64_t k2;  // ordinal in the line << 32 | column << 8 | op/space code
+  const char* file;  // the source file, as the compiler named it
+  uint64_t addr;
+  int32_t array;
+  uint8_t width;
+  uint8_t op;
+  uint8_t space;
+};
+
+// Per thread (fiber) state. The dialect reads thread_idx & co. through t_current.
+struct ThreadCtx {
+  Uint3 thread_idx, block_idx, block_dim, grid_dim;
+  uint32_t linear = 0, lane = 0, warp = 0;
+  EngineImpl* engine = nullptr;
+  // Grouping key state: epoch counts backward jumps in source lines (loop iterations).
+  uint32_t epoch = 0, line = 0, ord = 0;
+  std::vector<LaneEvent> buf;
+  size_t head = 0;
+  Pause pause = Pause::None;
+  uint64_t pend_k1 = 0, pend_k2 = 0;  // key of the access/sync this lane waits at
+  const char* pend_file = nullptr;
+  // warp-synchronous exchange
+  uint64_t xchg_in = 0, xchg_out = 0;
+  uint32_t xchg_mask = 0;
+  int xchg_src = 0;  // lane to read from (already resolved by the op)
+  int xchg_mode = 0, xchg_arg = 0, xchg_width = 32;
+  bool xchg_ok = true;
+};
+
+extern thread_local ThreadCtx* t_current;
+
+inline uint32_t OpCode(Op op, Space sp) { return uint32_t(op) | (uint32_t(sp) << 2); }
+
+// Computes the grouping key of the next access of the current thread at `loc`.
+inline void NextKey(ThreadCtx& t, const std::source_location& loc, uint32_t code, uint64_t& k1,
+                    uint64_t& k2) {
+  uint32_t line = loc.line();
+  if (line < t.line) { ++t.epoch; t.ord = 0; }
+  else if (line > t.line) { t.ord = 0; }
+  t.line = line;
+  k1 = (uint64_t(t.epoch) << 32) | line;
+  k2 = (uint64_t(t.ord++) << 32) | (uint64_t(loc.column() & 0xffffff) << 8) | code;
+}
+
+// Hooks the dialect calls. Global accesses are buffered; shared accesses and warp/block
+// synchronisation pause the fiber so the warp's lanes stay in lockstep there.
+void ChunkCheck(ThreadCtx& t);  // pauses when the lane's buffer is full
+void ReportOutOfBounds(ThreadCtx& t, const std::source_location& loc, int array, int64_t index);
+void ReportMisaligned(ThreadCtx& t, const std::source_location& loc, int array, uint64_t addr,
+                      uint32_t width);
+const ArrayInfo& GlobalInfo(ThreadCtx& t, int array);
+
+inline void RecordGlobal(ThreadCtx& t, const std::source_location& loc, int array, uint64_t addr,
+                         uint32_t width, Op op) {
+  if (t.buf.size() - t.head >= 256) ChunkCheck(t);
+  LaneEvent e;
+  NextKey(t, loc, OpCode(op, Space::Global), e.k1, e.k2);
+  e.file = loc.file_name();
+  e.addr = addr;
+  e.array = array;
+  e.width = uint8_t(width);
+  e.op = uint8_t(op);
+  e.space = uint8_t(Space::Global);
+  t.buf.push_back(e);
+}
+
+// Marks the lane's most recent atomic as ATOM (its result was used) instead of RED.
+void MarkAtomicUsed(ThreadCtx& t);
+
+// Shared memory: `array` is the id the engine gave the Shared object on first use.
+struct SharedSlot {
+  uint64_t generation = 0;  // engine generation at registration
+  int array = -1;
+  uint64_t base = 0;
+};
+std::string SharedNameAt(const std::string& text, uint32_t line, uint32_t column);
+void RegisterShared(ThreadCtx& t, SharedSlot& slot, const std::source_location& loc,
+                    uint32_t elem_bytes, uint64_t count, const char* type);
+uint64_t Generation(ThreadCtx& t);
+// Pauses until the warp's lanes issue this shared access together, records it and checks
+// races against the shadow word (one per element). Returns false if it must be suppressed.
+bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, const std::source_location& loc,
+                  uint64_t index, uint64_t count, uint32_t elem_bytes, uint32_t piece_bytes,
+                  uint32_t pieces, Op op, uint64_t* shadow);
+
+void SyncThreads(ThreadCtx& t, const std::source_location& loc);
+void SyncWarp(ThreadCtx& t, uint32_t mask, const std::source_location& loc);
+// mode: 0 idx, 1 up, 2 down, 3 xor. Returns the value of the source lane.
+uint64_t Shuffle(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, int width,
+                 const std::source_location& loc);
+// Vote: mode 0 all, 1 any, 2 ballot.
+uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, int mode, const std::source_location& loc);
+
+}  // namespace detail
+}  // namespace ws::sim

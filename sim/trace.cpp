@@ -1,0 +1,75 @@
+// Trace vocabulary: names of enums and the counter arithmetic.
+#include "sim/trace.h"
+
+namespace ws::sim {
+
+const char* ToString(Space s) { return s == Space::Global ? "global" : "shared"; }
+
+const char* ToString(Op o) {
+  switch (o) {
+    case Op::Load: return "ld";
+    case Op::Store: return "st";
+    case Op::Atomic: return "atom";
+    case Op::Reduction: return "red";
+  }
+  return "?";
+}
+
+const char* ToString(FindingKind k) {
+  switch (k) {
+    case FindingKind::OutOfBounds: return "out-of-bounds";
+    case FindingKind::Misaligned: return "misaligned";
+    case FindingKind::SharedRace: return "shared-race";
+    case FindingKind::WarpSyncRace: return "warp-synchronous-race";
+    case FindingKind::BarrierDivergence: return "barrier-divergence";
+    case FindingKind::ShuffleMask: return "shuffle-mask";
+    case FindingKind::LaunchLimit: return "launch-limit";
+    case FindingKind::KernelException: return "kernel-exception";
+  }
+  return "?";
+}
+
+bool IsError(FindingKind k) { return k != FindingKind::WarpSyncRace; }
+
+Counters& Counters::operator+=(const Counters& o) {
+  for (int i = 0; i < 4; ++i) {
+    global_requests[i] += o.global_requests[i];
+    global_sectors[i] += o.global_sectors[i];
+    global_ideal_sectors[i] += o.global_ideal_sectors[i];
+    global_lines[i] += o.global_lines[i];
+  }
+  for (int i = 0; i < 2; ++i) {
+    shared_inst[i] += o.shared_inst[i];
+    shared_wavefronts[i] += o.shared_wavefronts[i];
+    shared_ideal_wavefronts[i] += o.shared_ideal_wavefronts[i];
+    shared_conflicts[i] += o.shared_conflicts[i];
+  }
+  mem_inst += o.mem_inst;
+  mem_active_lanes += o.mem_active_lanes;
+  lane_accesses += o.lane_accesses;
+  atomic_same_address += o.atomic_same_address;
+  return *this;
+}
+
+void Counters::Add(const WarpInstruction& ins) {
+  const int lanes = ins.ActiveLanes();
+  ++mem_inst;
+  mem_active_lanes += lanes;
+  lane_accesses += lanes;
+  if (ins.space == Space::Global) {
+    const int o = int(ins.op);
+    ++global_requests[o];
+    global_sectors[o] += ins.sectors;
+    global_ideal_sectors[o] += ins.ideal_sectors;
+    global_lines[o] += ins.lines;
+    if (ins.same_address_lanes > 1) atomic_same_address += ins.same_address_lanes;
+  } else {
+    const int o = ins.op == Op::Load ? 0 : 1;
+    ++shared_inst[o];
+    shared_wavefronts[o] += ins.wavefronts;
+    shared_ideal_wavefronts[o] += ins.ideal_wavefronts;
+    shared_conflicts[o] += ins.wavefronts - ins.ideal_wavefronts;
+  }
+}
+
+}  // namespace ws::sim

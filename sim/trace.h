@@ -1,0 +1,139 @@
+// Trace data types: what the simulator hands to everything downstream (counters, CLI, views).
+// Nothing here depends on how the simulator runs a kernel.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ws::sim {
+
+inline constexpr int kWarpSize = 32;
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t Count() const { return uint64_t(x) * y * z; }
+  bool operator==(const Dim3&) const = default;
+};
+
+enum class Space : uint8_t { Global, Shared };
+// Load, Store, Atomic (result used: ATOM), Reduction (result unused: RED), as nvcc emits them.
+enum class Op : uint8_t { Load, Store, Atomic, Reduction };
+
+const char* ToString(Space s);
+const char* ToString(Op o);
+
+// One array the kernel touches, as it is drawn: a matrix of rows x cols elements.
+struct ArrayInfo {
+  int id = 0;
+  std::string name;
+  std::string type;        // element type as written in the kernel ("float", "float4", "RayState")
+  uint32_t elem_bytes = 0;
+  uint64_t count = 0;      // elements
+  uint64_t rows = 1, cols = 0;
+  Space space = Space::Global;
+  uint64_t base = 0;       // simulated address of element 0 (global: like cudaMalloc; shared: offset)
+};
+
+// One place in the kernel source.
+struct Site {
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+};
+
+// One warp-level memory instruction, as a SIMT machine issues it.
+struct WarpInstruction {
+  uint32_t site = 0;        // index into Trace::sites
+  int array = -1;           // index into Trace::arrays
+  Op op = Op::Load;
+  Space space = Space::Global;
+  uint8_t width = 4;        // bytes per lane (one piece: 1, 2, 4, 8 or 16)
+  uint32_t mask = 0;        // active lanes
+  uint32_t block = 0;       // linear block index
+  uint32_t warp = 0;        // warp index within the block
+  uint32_t epoch = 0;       // loop iteration as seen by the grouping (backward jumps in source)
+  std::array<uint64_t, kWarpSize> addr{};  // per lane; meaningful where mask has the bit
+  // Cost, filled in by the memory rules:
+  uint16_t sectors = 0;        // global: distinct 32-byte sectors
+  uint16_t lines = 0;          // global: distinct 128-byte lines
+  uint16_t ideal_sectors = 0;  // global: active lanes x width, rounded up to sectors
+  uint16_t wavefronts = 0;     // shared: passes through the 32 banks
+  uint16_t ideal_wavefronts = 0;
+  uint16_t conflict_degree = 0;  // shared: most distinct words in one bank (n-way)
+  uint16_t same_address_lanes = 0;  // atomics: most lanes hitting one address
+  int ActiveLanes() const { return __builtin_popcount(mask); }
+};
+
+// Simulator's counters under Nsight Compute's metric names (see MetricNames()).
+struct Counters {
+  uint64_t global_requests[4] = {};  // indexed by Op: ld, st, atom, red
+  uint64_t global_sectors[4] = {};
+  uint64_t global_ideal_sectors[4] = {};
+  uint64_t global_lines[4] = {};
+  uint64_t shared_inst[2] = {};       // ld, st
+  uint64_t shared_wavefronts[2] = {};
+  uint64_t shared_ideal_wavefronts[2] = {};
+  uint64_t shared_conflicts[2] = {};
+  uint64_t mem_inst = 0;              // memory instructions (global + shared)
+  uint64_t mem_active_lanes = 0;      // sum of active lanes over memory instructions
+  uint64_t lane_accesses = 0;         // lane-level accesses (pieces)
+  uint64_t atomic_same_address = 0;   // lanes that hit an address another lane of the instruction also hit
+
+  Counters& operator+=(const Counters& o);
+  void Add(const WarpInstruction& ins);
+  double AverageActiveLanes() const { return mem_inst ? double(mem_active_lanes) / mem_inst : 0.0; }
+};
+
+enum class FindingKind : uint8_t {
+  OutOfBounds,
+  Misaligned,
+  SharedRace,       // a thread reads a shared word another thread wrote with no barrier between
+  WarpSyncRace,     // the same, inside one warp: right only because the warp runs in lockstep
+  BarrierDivergence,
+  ShuffleMask,      // a *_sync operation whose mask names lanes that are not there
+  LaunchLimit,
+  KernelException,
+};
+const char* ToString(FindingKind k);
+bool IsError(FindingKind k);  // errors make a run's output untrustworthy; the rest are warnings
+
+struct Finding {
+  FindingKind kind{};
+  std::string message;
+  Dim3 block, thread;
+  int site = -1;           // index into Trace::sites, -1 when none
+  int array = -1;
+  uint64_t address = 0;
+  int64_t index = 0;
+  uint64_t occurrences = 1;  // the same kind at the same site, counted once
+};
+
+// What to record per instruction.
+struct Selection {
+  enum class Kind { None, Warp, Block, All } kind = Kind::Warp;
+  uint32_t block = 0;  // linear block index
+  uint32_t warp = 0;
+};
+
+struct LaunchShape {
+  Dim3 grid, block;
+  uint64_t Threads() const { return grid.Count() * block.Count(); }
+};
+
+// Everything one simulated launch produced.
+struct Trace {
+  LaunchShape shape;
+  std::vector<Site> sites;
+  std::vector<ArrayInfo> arrays;
+  std::vector<WarpInstruction> instructions;  // the selection's, in issue order
+  bool truncated = false;                     // hit the trace cap
+  Counters total;
+  std::map<uint32_t, Counters> per_line;      // source line -> counters
+  std::vector<Finding> findings;
+  uint64_t barriers = 0;
+  double seconds = 0;  // wall time of the simulation
+};
+
+}  // namespace ws::sim

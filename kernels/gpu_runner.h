@@ -1,10 +1,66 @@
-// Runs catalog variants on the GPU, from the same sources the simulator runs.
+// Runs catalog variants on the GPU, from the same sources the simulator runs, on a worker
+// thread the GUI can poll each frame without blocking. Also reads and writes recorded results.
 #pragma once
+#include <atomic>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "kernels/family.h"
 
 namespace ws::kernels {
 
-// True when this build has the CUDA runner and a device answers; otherwise `why` says why.
+// True when this build has the CUDA runner and a device answers; otherwise `why` says why
+// ("no CUDA device: ..."). Any CUDA error counts as "no device".
 bool CudaAvailable(std::string* why);
+
+// One variant timed on the device.
+struct Timing {
+  std::string variant;        // "transpose/naive"
+  int n = 0;
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  int runs = 0;
+  double ms_median = 0, ms_min = 0, ms_max = 0;  // spread: min..max
+  double gbps = 0;            // the family's bytes (Work::bytes) / median time
+  double gops = 0;            // the family's operations / median time (0 where it computes nothing)
+  double pct_of_peak = 0;     // of the family's ceiling (copy bandwidth, or arithmetic peak)
+  std::string peak_meaning;   // which ceiling pct_of_peak is of
+  double speedup = 0;         // over the family's first variant at the same n (0 if not run)
+  Check check;                // output vs the CPU reference
+  std::string error;          // non-empty: launch failed / out of memory / timeout, with variant and size
+};
+
+struct BenchReport {
+  std::string device, driver, date;  // device name, driver and runtime versions, ISO date
+  double copy_gbps = 0;              // cudaMemcpy device-to-device, measured once
+  std::vector<Timing> timings;
+  bool recorded = false;             // read from a file rather than measured now
+};
+
+// The worker: Start returns at once; Poll is cheap and never blocks.
+class GpuRunner {
+ public:
+  GpuRunner();
+  ~GpuRunner();  // cancels and joins
+  struct Status {
+    bool running = false;
+    double progress = 0;      // 0..1
+    std::string message;      // what it is doing, or why it stopped
+    BenchReport report;       // results so far
+  };
+  // Times `variant_ids` at size n (0: each family's timing size) with `runs` timed runs each.
+  void Start(std::vector<std::string> variant_ids, int n, int runs);
+  void Cancel();
+  Status Poll() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Recorded results (assets/recorded/*.json). nullopt with `why` set when missing or malformed.
+std::optional<BenchReport> LoadRecorded(const std::string& path, std::string* why);
+bool SaveReport(const BenchReport& r, const std::string& path, std::string* why);
 
 }  // namespace ws::kernels

@@ -6,7 +6,9 @@
 namespace ws::kernels::simk {
 using namespace ::ws::dialect;
 using B = SimBackend;
-#include "kernels/transpose/family.inl"
+#define WS_FAMILY_INCLUDES
+#include "kernels/families.inc"
+#undef WS_FAMILY_INCLUDES
 }  // namespace ws::kernels::simk
 
 namespace ws::kernels {
@@ -19,9 +21,10 @@ Check SimulateWith(sim::Engine& e, const std::string& variant, const RunRequest&
 }  // namespace
 
 const std::vector<FamilyEntry>& Catalog() {
-  using namespace simk;
   static const std::vector<FamilyEntry> families = {
-      {transpose::Info(), transpose::WorkFor, SimulateWith<transpose::Run<B>>},
+#define WS_FAMILY(f) {simk::f::Info(), simk::f::WorkFor, SimulateWith<simk::f::Run<simk::B>>},
+#include "kernels/families.inc"
+#undef WS_FAMILY
   };
   return families;
 }

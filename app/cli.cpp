@@ -2,6 +2,8 @@
 #include "app/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
@@ -15,14 +17,22 @@ namespace {
 kernels::Block ParseBlock(const std::string& s) {
   kernels::Block b;
   if (s.empty()) return b;
-  unsigned x = 0, y = 1, z = 1;
-  char c1 = 0, c2 = 0;
-  std::istringstream in(s);
-  in >> x;
-  if (in.peek() == 'x') { in >> c1 >> y; if (in.peek() == 'x') in >> c2 >> z; }
-  if (!in || !in.eof() || x == 0 || y == 0 || z == 0)
+  unsigned v[3] = {0, 1, 1};
+  int parts = 0;
+  size_t pos = 0;
+  bool ok = true;
+  while (ok && parts < 3) {
+    size_t end = pos;
+    while (end < s.size() && std::isdigit(static_cast<unsigned char>(s[end]))) ++end;
+    ok = end > pos && end - pos < 6;
+    if (ok) v[parts++] = unsigned(std::stoul(s.substr(pos, end - pos)));
+    if (!ok || end == s.size()) break;
+    ok = s[end] == 'x' && parts < 3;
+    pos = end + 1;
+  }
+  if (!ok || v[0] == 0 || v[1] == 0 || v[2] == 0)
     throw kernels::BadRequest("block shape '" + s + "' is not X, XxY or XxYxZ with positive numbers");
-  b.x = x; b.y = y; b.z = z;
+  b.x = v[0]; b.y = v[1]; b.z = v[2];
   return b;
 }
 
@@ -41,7 +51,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   auto* list = app.add_subcommand("list", "families and variants");
 
   std::string id;
-  int n = 0;
+  std::optional<int> n;
   std::string block_shape;
   bool json = false, csv = false;
   auto* stats = app.add_subcommand("stats", "simulate a whole launch and print its counters");
@@ -93,7 +103,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
     if (*stats || *trace) {
       auto v = kernels::FindVariant(id);
       kernels::RunRequest r;
-      r.n = n ? n : v.family->info.teaching_n;
+      r.n = n ? *n : v.family->info.teaching_n;
       r.block = ParseBlock(block_shape);
       sim::LaunchOptions opt;
       if (*stats) {

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Quick start, command 2: install what is missing, build everything, run the whole test suite,
+# then the unit tests again under AddressSanitizer + UBSan. GPU tests skip without a device.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/install-deps.sh
+jobs=$(nproc)
+
+echo "== build (release, with tests) =="
+cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build-test -j "$jobs"
+echo "== tests =="
+(cd build-test && ctest --output-on-failure -j "$jobs")
+
+echo "== tests under AddressSanitizer + UBSan =="
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWARPSCOPE_SANITIZE=ON \
+      -DWARPSCOPE_CUDA=OFF -DWARPSCOPE_GUI=OFF -DWARPSCOPE_BENCHMARKS=OFF >/dev/null
+cmake --build build-asan -j "$jobs" --target ws_tests warpscope
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+(cd build-asan && ctest --output-on-failure -j "$jobs" -L unit)

@@ -9,7 +9,7 @@
 //
 // Everything else is CUDA as usual: threadIdx, blockIdx, blockDim, gridDim, __syncthreads,
 // __syncwarp, __shfl_*_sync, __all/__any/__ballot_sync, atomicAdd, float4 and make_float4,
-// min/max/fminf/fabsf, HUGE_VALF. Source lines need no annotation: the simulator learns
+// min/max/fminf/fabsf, __float_as_int, HUGE_VALF. Source lines need no annotation: the simulator learns
 // the line of each access from the subscript itself.
 //
 // Kernel files have no includes and no namespace: a family's launch file includes them

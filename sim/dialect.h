@@ -60,6 +60,9 @@ inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
 inline long long min(long long a, long long b) { return a < b ? a : b; }
 inline long long max(long long a, long long b) { return a > b ? a : b; }
 using ::fabsf; using ::fminf; using ::fmaxf; using ::sqrtf;
+// The bits of a float as an int and back, as the CUDA intrinsics do.
+inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, sizeof i); return i; }
+inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, sizeof f); return f; }
 
 // An index that remembers where in the kernel source it was written.
 struct Index {

@@ -60,7 +60,6 @@ struct PoolAllocator {
 std::atomic<uint64_t> g_generation{0};
 std::atomic<uint64_t> g_block_serial{0};
 
-constexpr uint32_t kSyncCode = 0xf0;  // grouping code for barriers and warp operations
 constexpr size_t kSharedLimit = 48 * 1024;  // static shared memory per block
 
 // ---- engine state ----------------------------------------------------------------------
@@ -89,6 +88,9 @@ class EngineImpl {
   std::unordered_map<uint64_t, uint32_t> site_index;  // (file ptr ^ line/col) -> site
   std::map<std::pair<int, int>, size_t> finding_index;  // (kind, site) -> finding
 
+  uint32_t InternSite(const std::source_location& loc) {
+    return InternSite(loc.file_name(), loc.line(), loc.column());
+  }
   uint32_t InternSite(const char* file, uint32_t line, uint32_t column) {
     uint64_t key = reinterpret_cast<uintptr_t>(file) * 0x9E3779B97F4A7C15ull ^
                    (uint64_t(line) << 24 | column);
@@ -142,7 +144,9 @@ class EngineImpl {
   void RunWarp(uint32_t first, uint32_t last);
   void Merge(uint32_t first, uint32_t last, uint32_t warp);
   void Emit(WarpInstruction& ins, const LaneEvent& e);
-  void Exchange(uint32_t first, uint32_t last, uint64_t k1, uint64_t k2);
+  void Exchange(uint32_t first, uint32_t last, uint64_t key);
+  const void* last_site_id = nullptr;
+  uint32_t last_site = 0;
 };
 
 // ---- one block -------------------------------------------------------------------------
@@ -169,8 +173,7 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
     t.warp = i / kWarpSize;
     t.engine = this;
     t.epoch = t.line = t.ord = 0;
-    t.buf.clear();
-    t.head = 0;
+    t.size = t.head = 0;
     t.pause = Pause::None;
     fibers[i] = ctx::fiber(std::allocator_arg, PoolAllocator{&stacks},
                            [this, i](ctx::fiber&& sink) {
@@ -198,13 +201,13 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
       if (t.pause == Pause::Done) { ++done; continue; }
       ++waiting;
       if (!first) first = &t;
-      else if ((t.pend_k1 & 0xffffffffu) != (first->pend_k1 & 0xffffffffu) ||
-               ((t.pend_k2 >> 8) & 0xffffff) != ((first->pend_k2 >> 8) & 0xffffff))
+      else if (t.pend_loc.line() != first->pend_loc.line() ||
+               t.pend_loc.column() != first->pend_loc.column())
         same_site = false;
       max_epoch = std::max(max_epoch, t.epoch);
     }
     if (waiting == 0) break;
-    int site = InternSite(first->pend_file, uint32_t(first->pend_k1), uint32_t(first->pend_k2 >> 8) & 0xffffff);
+    int site = InternSite(first->pend_loc);
     if (!same_site)
       AddFinding(FindingKind::BarrierDivergence, *first, site,
                  "threads of one block wait at different __syncthreads() calls; on a GPU this "
@@ -230,69 +233,85 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
 // Runs one warp until every live lane waits at a block barrier or has finished.
 void EngineImpl::RunWarp(uint32_t first, uint32_t last) {
   const uint32_t warp = first / kWarpSize;
+  auto waiting = [](const ThreadCtx& t) { return t.pause == Pause::Shared || t.pause == Pause::WarpSync; };
   for (;;) {
     for (uint32_t i = first; i < last; ++i) {
       ThreadCtx& t = threads[i];
-      if (t.pause == Pause::None && t.head == t.buf.size()) {
-        t.buf.clear();
-        t.head = 0;
+      if (t.pause == Pause::None && t.Empty()) {
+        t.size = t.head = 0;
         Resume(t);
       }
     }
     Merge(first, last, warp);
     bool runnable = false;
-    uint64_t k1 = ~0ull, k2 = ~0ull;
+    uint64_t key = ~0ull;
     for (uint32_t i = first; i < last; ++i) {
-      ThreadCtx& t = threads[i];
-      if (t.head != t.buf.size()) continue;
+      const ThreadCtx& t = threads[i];
+      if (!t.Empty()) continue;
       if (t.pause == Pause::None) { runnable = true; break; }
-      if (t.pause == Pause::Shared || t.pause == Pause::WarpSync)
-        if (t.pend_k1 < k1 || (t.pend_k1 == k1 && t.pend_k2 < k2)) { k1 = t.pend_k1; k2 = t.pend_k2; }
+      if (waiting(t) && t.pend_key < key) key = t.pend_key;
     }
     if (runnable) continue;
-    if (k1 == ~0ull) {
-      // No pending access: every lane is done or at a barrier, with its events emitted.
+    if (key == ~0ull) {
+      // Nothing pending: every lane is done or at a barrier, with its events emitted.
       for (uint32_t i = first; i < last; ++i)
-        if (threads[i].head != threads[i].buf.size())
+        if (!threads[i].Empty())
           throw std::logic_error("warp scheduler: events left with no lane able to run");
       return;
     }
     // Issue the earliest pending shared access or warp operation: its lanes go together.
     bool sync = false;
     for (uint32_t i = first; i < last; ++i) {
-      ThreadCtx& t = threads[i];
-      if (t.head == t.buf.size() && t.pend_k1 == k1 && t.pend_k2 == k2 &&
-          (t.pause == Pause::Shared || t.pause == Pause::WarpSync)) {
-        sync |= t.pause == Pause::WarpSync;
-      }
+      const ThreadCtx& t = threads[i];
+      if (t.Empty() && waiting(t) && t.pend_key == key) sync |= t.pause == Pause::WarpSync;
     }
-    if (sync) Exchange(first, last, k1, k2);
+    if (sync) Exchange(first, last, key);
     for (uint32_t i = first; i < last; ++i) {
       ThreadCtx& t = threads[i];
-      if (t.head == t.buf.size() && t.pend_k1 == k1 && t.pend_k2 == k2 &&
-          (t.pause == Pause::Shared || t.pause == Pause::WarpSync))
-        t.pause = Pause::None;
+      if (t.Empty() && waiting(t) && t.pend_key == key) t.pause = Pause::None;
     }
   }
 }
 
 // Groups the lanes' buffered events into warp instructions: lanes whose next event has the
-// same key (loop epoch, line, ordinal, column, op) form one instruction; the earliest key goes
+// same key (loop epoch, line, ordinal, column, op) form one instruction; the smallest key goes
 // first. Stops where a lane's next step is not known yet.
 void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
   for (;;) {
-    uint64_t k1 = ~0ull, k2 = ~0ull;
+    // Fast path, a converged warp: every lane has an event and all share the first one's key.
+    // One pass takes each lane's event; a lane that differs undoes the pass.
+    if (!threads[first].Empty()) {
+      const LaneEvent& lead = threads[first].buf[threads[first].head];
+      const uint64_t key = lead.key;
+      WarpInstruction ins;
+      uint8_t atomic = 0;
+      uint32_t i = first;
+      for (; i < last; ++i) {
+        ThreadCtx& t = threads[i];
+        if (t.Empty() || t.buf[t.head].key != key) break;
+        const LaneEvent& e = t.buf[t.head++];
+        ins.addr[t.lane] = e.addr;
+        atomic |= e.op == uint8_t(Op::Atomic);
+      }
+      if (i == last) {
+        ins.mask = last - first == 32 ? ~0u : (1u << (last - first)) - 1;
+        if (atomic) ins.op = Op::Atomic;
+        ins.warp = warp;
+        Emit(ins, threads[first].buf[threads[first].head - 1]);
+        continue;
+      }
+      for (uint32_t j = first; j < i; ++j) --threads[j].head;
+    }
+    uint64_t key = ~0ull;
     bool pending_min = false, any = false;
     for (uint32_t i = first; i < last; ++i) {
       const ThreadCtx& t = threads[i];
-      uint64_t a, b;
+      uint64_t k;
       bool pending = false;
-      if (t.head != t.buf.size()) {
-        a = t.buf[t.head].k1;
-        b = t.buf[t.head].k2;
+      if (!t.Empty()) {
+        k = t.buf[t.head].key;
       } else if (t.pause == Pause::Shared || t.pause == Pause::WarpSync) {
-        a = t.pend_k1;
-        b = t.pend_k2;
+        k = t.pend_key;
         pending = true;
       } else if (t.pause == Pause::None) {
         return;  // this lane's next step is unknown until it runs
@@ -300,8 +319,8 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
         continue;  // done, or at a block barrier
       }
       any = true;
-      if (a < k1 || (a == k1 && b < k2)) { k1 = a; k2 = b; pending_min = pending; }
-      else if (a == k1 && b == k2) pending_min |= pending;
+      if (k < key) { key = k; pending_min = pending; }
+      else if (k == key) pending_min |= pending;
     }
     if (!any || pending_min) return;
     WarpInstruction ins;
@@ -309,14 +328,12 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
     const LaneEvent* lead = nullptr;
     for (uint32_t i = first; i < last; ++i) {
       ThreadCtx& t = threads[i];
-      if (t.head == t.buf.size()) continue;
-      const LaneEvent& e = t.buf[t.head];
-      if (e.k1 != k1 || e.k2 != k2) continue;
+      if (t.Empty() || t.buf[t.head].key != key) continue;
+      const LaneEvent& e = t.buf[t.head++];
       if (!lead) lead = &e;
       ins.mask |= 1u << t.lane;
       ins.addr[t.lane] = e.addr;
       if (e.op == uint8_t(Op::Atomic)) ins.op = Op::Atomic;
-      ++t.head;
     }
     ins.warp = warp;
     Emit(ins, *lead);
@@ -324,13 +341,19 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
 }
 
 void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
-  ins.site = InternSite(e.file, uint32_t(e.k1), uint32_t(e.k2 >> 8) & 0xffffff);
+  // A site is decoded once per (file, line, column); the source_location pointer is its identity.
+  const void* id = *reinterpret_cast<const void* const*>(&e.loc);
+  if (id != last_site_id) {
+    last_site_id = id;
+    last_site = InternSite(e.loc);
+  }
+  ins.site = last_site;
   ins.array = e.array;
   if (ins.op != Op::Atomic) ins.op = Op(e.op);
   ins.space = Space(e.space);
   ins.width = e.width;
   ins.block = block_linear;
-  ins.epoch = uint32_t(e.k1 >> 32);
+  ins.epoch = KeyEpoch(e.key);
   Analyze(ins);
   per_site[ins.site].Add(ins);
   if (trace_block && (opt.selection.kind != Selection::Kind::Warp || opt.selection.warp == ins.warp)) {
@@ -339,18 +362,18 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   }
 }
 
-// Performs a shuffle, vote or __syncwarp for the lanes waiting at key (k1, k2).
-void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t k1, uint64_t k2) {
+// Performs a shuffle, vote or __syncwarp for the lanes waiting at `key`.
+void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t key) {
   uint32_t present = 0;
   for (uint32_t i = first; i < last; ++i) {
     const ThreadCtx& t = threads[i];
-    if (t.pause == Pause::WarpSync && t.head == t.buf.size() && t.pend_k1 == k1 && t.pend_k2 == k2)
-      present |= 1u << t.lane;
+    if (t.pause == Pause::WarpSync && t.Empty() && t.pend_key == key) present |= 1u << t.lane;
   }
   for (uint32_t i = first; i < last; ++i) {
     ThreadCtx& t = threads[i];
     if (!(present >> t.lane & 1)) continue;
-    const int site = InternSite(t.pend_file, uint32_t(k1), uint32_t(k2 >> 8) & 0xffffff);
+    const int site = int(InternSite(t.pend_loc));
+    const uint32_t voters = present & t.xchg_mask;
     if ((t.xchg_mask & present) != t.xchg_mask || !(t.xchg_mask >> t.lane & 1)) {
       char buf[160];
       std::snprintf(buf, sizeof buf,
@@ -369,21 +392,21 @@ void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t k1, uint64_t k
       case 10: {  // vote all
         bool all = true;
         for (uint32_t j = first; j < last; ++j)
-          if ((present & t.xchg_mask) >> threads[j].lane & 1) all &= threads[j].xchg_in != 0;
+          if (voters >> threads[j].lane & 1) all &= threads[j].xchg_in != 0;
         t.xchg_out = all;
         continue;
       }
       case 11: {  // vote any
         bool any = false;
         for (uint32_t j = first; j < last; ++j)
-          if ((present & t.xchg_mask) >> threads[j].lane & 1) any |= threads[j].xchg_in != 0;
+          if (voters >> threads[j].lane & 1) any |= threads[j].xchg_in != 0;
         t.xchg_out = any;
         continue;
       }
       case 12: {  // ballot
         uint32_t b = 0;
         for (uint32_t j = first; j < last; ++j)
-          if (((present & t.xchg_mask) >> threads[j].lane & 1) && threads[j].xchg_in) b |= 1u << threads[j].lane;
+          if ((voters >> threads[j].lane & 1) && threads[j].xchg_in) b |= 1u << threads[j].lane;
         t.xchg_out = b;
         continue;
       }
@@ -402,9 +425,10 @@ void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t k1, uint64_t k
 }
 
 // ---- hooks -----------------------------------------------------------------------------
-void ChunkCheck(ThreadCtx& t) { t.engine->Yield(t); }
-
-const ArrayInfo& GlobalInfo(ThreadCtx& t, int array) { return t.engine->trace.arrays[array]; }
+void ChunkCheck(ThreadCtx& t) {
+  t.engine->Yield(t);  // resumed only once the warp has consumed the buffer
+  t.size = t.head = 0;
+}
 
 void ReportOutOfBounds(ThreadCtx& t, const std::source_location& loc, int array, int64_t index) {
   EngineImpl& e = *t.engine;
@@ -436,11 +460,8 @@ void ReportMisaligned(ThreadCtx& t, const std::source_location& loc, int array, 
 }
 
 void MarkAtomicUsed(ThreadCtx& t) {
-  if (t.head < t.buf.size() && t.buf.back().op == uint8_t(Op::Reduction)) {
-    LaneEvent& e = t.buf.back();
-    e.op = uint8_t(Op::Atomic);
-    e.k2 = (e.k2 & ~0xffull) | OpCode(Op::Reduction, Space::Global);  // key unchanged: RED code
-  }
+  // The key keeps its RED code, so lanes that use the result and lanes that do not still group.
+  if (t.head < t.size && t.buf[t.size - 1].op == uint8_t(Op::Reduction)) t.buf[t.size - 1].op = uint8_t(Op::Atomic);
 }
 
 uint64_t Generation(ThreadCtx& t) { return t.engine->generation; }
@@ -511,21 +532,21 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, const std::source_locati
   }
   const uint64_t addr = slot.base + index * elem_bytes;
   for (uint32_t p = 0; p < pieces; ++p) {
-    LaneEvent ev;
-    NextKey(t, loc, OpCode(op, Space::Shared), ev.k1, ev.k2);
-    // Wait for the warp: lanes at the same shared access issue it together.
+    // Wait for the warp: lanes at the same shared access issue it together. The lane is
+    // resumed only with an empty buffer, so the event has room.
+    t.pend_key = NextKey(t, loc, OpCode(op, Space::Shared));
+    t.pend_loc = loc;
     t.pause = Pause::Shared;
-    t.pend_k1 = ev.k1;
-    t.pend_k2 = ev.k2;
-    t.pend_file = loc.file_name();
     e.Yield(t);
-    ev.file = loc.file_name();
+    t.size = t.head = 0;
+    LaneEvent& ev = t.buf[t.size++];
+    ev.key = t.pend_key;
     ev.addr = addr + p * piece_bytes;
+    ev.loc = loc;
     ev.array = slot.array;
     ev.width = uint8_t(piece_bytes);
     ev.op = uint8_t(op);
     ev.space = uint8_t(Space::Shared);
-    t.buf.push_back(ev);
   }
   // Race check, one shadow word per element: block serial, barrier epoch, writer + 1.
   const uint64_t stamp = (e.block_serial << 32) | (uint64_t(e.barrier_epoch & 0xfffff) << 12);
@@ -555,8 +576,8 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, const std::source_locati
 }
 
 void SyncThreads(ThreadCtx& t, const std::source_location& loc) {
-  NextKey(t, loc, kSyncCode, t.pend_k1, t.pend_k2);
-  t.pend_file = loc.file_name();
+  t.pend_key = NextKey(t, loc, kSyncCode);
+  t.pend_loc = loc;
   t.pause = Pause::Barrier;
   t.engine->Yield(t);
   t.line = 0;  // after the barrier, grouping restarts in a fresh epoch
@@ -566,8 +587,8 @@ void SyncThreads(ThreadCtx& t, const std::source_location& loc) {
 namespace {
 uint64_t WarpOp(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, int width,
                 const std::source_location& loc) {
-  NextKey(t, loc, kSyncCode, t.pend_k1, t.pend_k2);
-  t.pend_file = loc.file_name();
+  t.pend_key = NextKey(t, loc, kSyncCode);
+  t.pend_loc = loc;
   t.xchg_in = value;
   t.xchg_mask = mask;
   t.xchg_mode = mode;

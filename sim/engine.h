@@ -56,15 +56,16 @@ enum class Pause : uint8_t { None, Chunk, Shared, WarpSync, Barrier, Done };
 
 // One buffered lane access, before the warp's lanes are grouped into an instruction.
 struct LaneEvent {
-  uint64_t k1;  // epoch << 32 | line
-  uint64_t k2;  // ordinal in the line << 32 | column << 8 | op/space code
-  const char* file;  // the source file, as the compiler named it
+  uint64_t key;              // see MakeKey: lanes with equal keys form one instruction
   uint64_t addr;
+  std::source_location loc;  // one pointer; decoded once per instruction
   int32_t array;
   uint8_t width;
   uint8_t op;
   uint8_t space;
 };
+
+inline constexpr uint32_t kChunk = 64;  // events a lane buffers before the warp catches up
 
 // Per thread (fiber) state. The dialect reads thread_idx & co. through t_current.
 struct ThreadCtx {
@@ -73,54 +74,54 @@ struct ThreadCtx {
   EngineImpl* engine = nullptr;
   // Grouping key state: epoch counts backward jumps in source lines (loop iterations).
   uint32_t epoch = 0, line = 0, ord = 0;
-  std::vector<LaneEvent> buf;
-  size_t head = 0;
+  uint32_t size = 0, head = 0;  // buffered events [head, size)
   Pause pause = Pause::None;
-  uint64_t pend_k1 = 0, pend_k2 = 0;  // key of the access/sync this lane waits at
-  const char* pend_file = nullptr;
+  uint64_t pend_key = 0;  // key of the access/sync this lane waits at
+  std::source_location pend_loc;
   // warp-synchronous exchange
   uint64_t xchg_in = 0, xchg_out = 0;
   uint32_t xchg_mask = 0;
-  int xchg_src = 0;  // lane to read from (already resolved by the op)
   int xchg_mode = 0, xchg_arg = 0, xchg_width = 32;
-  bool xchg_ok = true;
+  LaneEvent buf[kChunk];
+  bool Empty() const { return head == size; }
 };
 
 extern thread_local ThreadCtx* t_current;
 
 inline uint32_t OpCode(Op op, Space sp) { return uint32_t(op) | (uint32_t(sp) << 2); }
+inline constexpr uint32_t kSyncCode = 0xf;  // barriers and warp operations
 
-// Computes the grouping key of the next access of the current thread at `loc`.
-inline void NextKey(ThreadCtx& t, const std::source_location& loc, uint32_t code, uint64_t& k1,
-                    uint64_t& k2) {
-  uint32_t line = loc.line();
+// The grouping key, one word ordered as (epoch:20, line:16, ordinal in the line:16, column:8,
+// op and space:4): a warp issues the smallest key first. Epochs and ordinals wrap harmlessly
+// (they only need to agree between lanes).
+inline uint64_t NextKey(ThreadCtx& t, const std::source_location& loc, uint32_t code) {
+  const uint32_t line = loc.line();
   if (line < t.line) { ++t.epoch; t.ord = 0; }
   else if (line > t.line) { t.ord = 0; }
   t.line = line;
-  k1 = (uint64_t(t.epoch) << 32) | line;
-  k2 = (uint64_t(t.ord++) << 32) | (uint64_t(loc.column() & 0xffffff) << 8) | code;
+  return (uint64_t(t.epoch & 0xfffff) << 44) | (uint64_t(line & 0xffff) << 28) |
+         (uint64_t(t.ord++ & 0xffff) << 12) | (uint64_t(loc.column() & 0xff) << 4) | code;
 }
+inline uint32_t KeyEpoch(uint64_t key) { return uint32_t(key >> 44); }
 
 // Hooks the dialect calls. Global accesses are buffered; shared accesses and warp/block
 // synchronisation pause the fiber so the warp's lanes stay in lockstep there.
-void ChunkCheck(ThreadCtx& t);  // pauses when the lane's buffer is full
+void ChunkCheck(ThreadCtx& t);  // pauses until the warp has consumed this lane's buffer
 void ReportOutOfBounds(ThreadCtx& t, const std::source_location& loc, int array, int64_t index);
 void ReportMisaligned(ThreadCtx& t, const std::source_location& loc, int array, uint64_t addr,
                       uint32_t width);
-const ArrayInfo& GlobalInfo(ThreadCtx& t, int array);
 
 inline void RecordGlobal(ThreadCtx& t, const std::source_location& loc, int array, uint64_t addr,
                          uint32_t width, Op op) {
-  if (t.buf.size() - t.head >= 256) ChunkCheck(t);
-  LaneEvent e;
-  NextKey(t, loc, OpCode(op, Space::Global), e.k1, e.k2);
-  e.file = loc.file_name();
+  if (t.size == kChunk) ChunkCheck(t);
+  LaneEvent& e = t.buf[t.size++];
+  e.key = NextKey(t, loc, OpCode(op, Space::Global));
   e.addr = addr;
+  e.loc = loc;
   e.array = array;
   e.width = uint8_t(width);
   e.op = uint8_t(op);
   e.space = uint8_t(Space::Global);
-  t.buf.push_back(e);
 }
 
 // Marks the lane's most recent atomic as ATOM (its result was used) instead of RED.

@@ -26,30 +26,91 @@ int CountDistinctSorted(const uint64_t* v, int n) {
 }  // namespace
 
 void Coalesce(WarpInstruction& ins) {
-  uint64_t sec[kWarpSize * 2];
-  uint64_t adr[kWarpSize];
-  int n = 0, na = 0;
   const uint32_t w = ins.width;
-  for (uint32_t m = ins.mask; m; m &= m - 1) {
-    int l = __builtin_ctz(m);
-    uint64_t a = ins.addr[l];
-    adr[na++] = a;
-    uint64_t s0 = a >> 5, s1 = (a + w - 1) >> 5;
-    sec[n++] = s0;
-    if (s1 != s0) sec[n++] = s1;  // only for a misaligned piece, which the dialect reports
+  // Fastest path, a full warp of aligned pieces within 64 sectors around lane 0's: one pass.
+  if (ins.mask == ~0u && ins.op != Op::Atomic && ins.op != Op::Reduction) {
+    const uint64_t base = ((ins.addr[0] >> 5) - 28) & ~3ull;  // line-aligned window
+    uint64_t bits = 0, far = 0, spill = 0;
+    for (int l = 0; l < kWarpSize; ++l) {
+      const uint64_t a = ins.addr[l], d = (a >> 5) - base;
+      far |= d >> 6;
+      spill |= (a ^ (a + w - 1)) & ~31ull;
+      bits |= 1ull << (d & 63);
+    }
+    if ((far | spill) == 0) {
+      uint64_t line_bits = bits | (bits >> 1);
+      line_bits |= line_bits >> 2;
+      ins.sectors = uint16_t(__builtin_popcountll(bits));
+      ins.lines = uint16_t(__builtin_popcountll(line_bits & 0x1111111111111111ull));
+      ins.ideal_sectors = uint16_t((kWarpSize * w + 31) / 32);
+      ins.same_address_lanes = 0;
+      return;
+    }
   }
-  SmallSort(sec, n);
-  int sectors = CountDistinctSorted(sec, n);
-  int lines = n > 0;
-  for (int i = 1; i < n; ++i) lines += (sec[i] >> 2) != (sec[i - 1] >> 2);
-  ins.sectors = uint16_t(sectors);
-  ins.lines = uint16_t(lines);
+  int na = 0;
+  // Fast path: every piece lies in a window of 64 sectors (2 KiB) -> one bit per sector.
+  uint64_t lo = ~0ull, hi = 0;
+  bool split = false;
+  if (ins.mask == ~0u) {  // all lanes: straight loops the compiler can vectorise
+    uint64_t amin = ~0ull, amax = 0, spill = 0;
+    for (int l = 0; l < kWarpSize; ++l) {
+      const uint64_t a = ins.addr[l];
+      amin = std::min(amin, a);
+      amax = std::max(amax, a);
+      spill |= (a ^ (a + w - 1)) & ~31ull;
+    }
+    lo = amin >> 5;
+    hi = (amax + w - 1) >> 5;
+    split = spill != 0;
+    na = kWarpSize;
+  } else {
+    for (uint32_t m = ins.mask; m; m &= m - 1) {
+      const uint64_t a = ins.addr[__builtin_ctz(m)];
+      lo = std::min(lo, a >> 5);
+      hi = std::max(hi, (a + w - 1) >> 5);
+      split |= ((a + w - 1) >> 5) != (a >> 5);  // only for a misaligned piece
+      ++na;
+    }
+  }
   ins.ideal_sectors = uint16_t((na * w + 31) / 32);
   ins.same_address_lanes = 0;
+  const uint64_t base = lo & ~3ull;  // line-aligned, so four bits make one line
+  if (na > 0 && hi - base < 64) {
+    uint64_t bits = 0;
+    if (ins.mask == ~0u && !split) {
+      for (int l = 0; l < kWarpSize; ++l) bits |= 1ull << ((ins.addr[l] >> 5) - base);
+    } else {
+      for (uint32_t m = ins.mask; m; m &= m - 1) {
+        const uint64_t a = ins.addr[__builtin_ctz(m)];
+        bits |= 1ull << ((a >> 5) - base);
+        if (split) bits |= 1ull << (((a + w - 1) >> 5) - base);
+      }
+    }
+    uint64_t line_bits = bits | (bits >> 1);
+    line_bits |= line_bits >> 2;
+    ins.sectors = uint16_t(__builtin_popcountll(bits));
+    ins.lines = uint16_t(__builtin_popcountll(line_bits & 0x1111111111111111ull));
+  } else {
+    uint64_t sec[kWarpSize * 2];
+    int n = 0;
+    for (uint32_t m = ins.mask; m; m &= m - 1) {
+      const uint64_t a = ins.addr[__builtin_ctz(m)];
+      sec[n++] = a >> 5;
+      if (((a + w - 1) >> 5) != (a >> 5)) sec[n++] = (a + w - 1) >> 5;
+    }
+    SmallSort(sec, n);
+    int lines = n > 0;
+    for (int i = 1; i < n; ++i) lines += (sec[i] >> 2) != (sec[i - 1] >> 2);
+    ins.sectors = uint16_t(CountDistinctSorted(sec, n));
+    ins.lines = uint16_t(lines);
+  }
   if (ins.op == Op::Atomic || ins.op == Op::Reduction) {
-    SmallSort(adr, na);
-    int most = na > 0, run = 1;
-    for (int i = 1; i < na; ++i) {
+    uint64_t adr[kWarpSize];
+    int k = 0;
+    for (uint32_t m = ins.mask; m; m &= m - 1) adr[k++] = ins.addr[__builtin_ctz(m)];
+    SmallSort(adr, k);
+    int most = k > 0, run = 1;
+    for (int i = 1; i < k; ++i) {
       run = adr[i] == adr[i - 1] ? run + 1 : 1;
       most = std::max(most, run);
     }

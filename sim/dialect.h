@@ -49,10 +49,11 @@ inline float3 make_float3(float x, float y, float z) { return {x, y, z}; }
 inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline float max(float a, float b) { return std::fmax(a, b); }
-inline double min(double a, double b) { return std::fmin(a, b); }
-inline double max(double a, double b) { return std::fmax(a, b); }
+// IEEE fmin/fmax as CUDA defines them (a NaN argument yields the other), inlined.
+inline float min(float a, float b) { return (a < b || b != b) ? a : b; }
+inline float max(float a, float b) { return (a > b || b != b) ? a : b; }
+inline double min(double a, double b) { return (a < b || b != b) ? a : b; }
+inline double max(double a, double b) { return (a > b || b != b) ? a : b; }
 inline int min(int a, int b) { return a < b ? a : b; }
 inline int max(int a, int b) { return a > b ? a : b; }
 inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
@@ -125,21 +126,21 @@ class GlobalRef {
 
   // Engine-facing (atomics use them): bounds and alignment check, then recording.
   bool Check() const {
-    auto& t = *t_current;
-    if (index_ < 0 || uint64_t(index_) >= count_) {
-      ::ws::sim::detail::ReportOutOfBounds(t, loc_, array_, index_);
+    if (index_ < 0 || uint64_t(index_) >= count_) [[unlikely]] {
+      ::ws::sim::detail::ReportOutOfBounds(*t_current, loc_, array_, index_);
       return false;
     }
-    uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
-    if (addr % Pieces<Value>::width != 0) {
-      ::ws::sim::detail::ReportMisaligned(t, loc_, array_, addr, Pieces<Value>::width);
+    // Arrays start 512-byte aligned; only a global_cast at an odd byte offset can misalign.
+    if ((base_ % Pieces<Value>::width) != 0) [[unlikely]] {
+      const uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
+      ::ws::sim::detail::ReportMisaligned(*t_current, loc_, array_, addr, Pieces<Value>::width);
       return false;
     }
     return true;
   }
   void Record(Op op) const {
     auto& t = *t_current;
-    uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
+    const uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
     for (uint32_t p = 0; p < Pieces<Value>::count; ++p)
       ::ws::sim::detail::RecordGlobal(t, loc_, array_, addr + p * Pieces<Value>::width,
                                       Pieces<Value>::width, op);

@@ -20,7 +20,7 @@
 namespace ws::sim {
 namespace detail {
 
-thread_local ThreadCtx* t_current = nullptr;
+constinit thread_local ThreadCtx* t_current = nullptr;
 
 namespace ctx = boost::context;
 

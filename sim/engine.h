@@ -86,7 +86,7 @@ struct ThreadCtx {
   bool Empty() const { return head == size; }
 };
 
-extern thread_local ThreadCtx* t_current;
+extern thread_local constinit ThreadCtx* t_current;
 
 inline uint32_t OpCode(Op op, Space sp) { return uint32_t(op) | (uint32_t(sp) << 2); }
 inline constexpr uint32_t kSyncCode = 0xf;  // barriers and warp operations

@@ -660,6 +660,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
       for (uint32_t bx = 0; bx < s.grid.x && !e.abort; ++bx) e.RunBlock(s, bx, by, bz);
   // Fold the per-site counters into the totals and the per-line view.
   for (size_t i = 0; i < e.per_site.size(); ++i) {
+    if (e.per_site[i].mem_inst == 0) continue;  // a barrier's or a finding's site
     e.trace.total += e.per_site[i];
     e.trace.per_line[e.trace.sites[i].line] += e.per_site[i];
   }

@@ -41,8 +41,9 @@ Check Run(B& b, const std::string& variant, const RunRequest& r) {
     s.triangleID = ids[i];
     want[i] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + float(ids[i]);
   }
-  auto rays = b.template Upload<const RayState>("rays", "RayState", host, CeilDiv(n, 32), 32);
-  auto out = b.template Alloc<float>("out", "float", size_t(n), CeilDiv(n, 32), 32);
+  const unsigned cols = n < 32 ? unsigned(n) : 32u;  // one warp's rays to a row
+  auto rays = b.template Upload<const RayState>("rays", "RayState", host, CeilDiv(n, cols), cols);
+  auto out = b.template Alloc<float>("out", "float", size_t(n), CeilDiv(n, cols), cols);
   const dim3 grid(CeilDiv(n, kBlock)), block(kBlock);
   if (variant == "scalar") b.Launch(grid, block, read_scalar, rays, out, n);
   else if (variant == "float4") b.Launch(grid, block, read_float4, rays, out, n);

@@ -41,7 +41,8 @@ Check Run(B& b, const std::string& variant, const RunRequest& r) {
   // work: even values sit at even indices.
   auto host = RandomInts(size_t(n), r.seed, -1000, 1000);
   for (int i = 0; i < n; ++i) host[i] = 2 * host[i] + (i % 2);
-  auto array = b.template Upload<int>("array", "int", host, CeilDiv(n, 256), 256);
+  const unsigned cols = n < 256 ? unsigned(n) : 256u;
+  auto array = b.template Upload<int>("array", "int", host, CeilDiv(n, cols), cols);
   const dim3 grid(Blocks(n)), block(kBlock);
   if (variant == "divergent") b.Launch(grid, block, divergent, array, n);
   else if (variant == "split") b.Launch(grid, block, split, array, n);

@@ -18,7 +18,8 @@ inline FamilyInfo Info() {
           "staging in shared memory and 16-byte loads then cut the number of instructions.",
           // Teaching 64: four 16x16 blocks a side for v0/v1, one 64x64 tile for v2-v4.
           // Timing 4096: the largest size the seeds' course runs (v0 takes about a second).
-          // Simulation cap 1024: v0 and v1 make 2n^3 lane loads, about 2 billion there.
+          // Simulation cap 1024 (the seed's example is n = 1000): v0 and v1 make 2n^3 lane
+          // loads, about 2 billion there, roughly 50 s for a whole launch on one core.
           64, 4096, 1024, "n x n matrix of floats",
           {{"v0", "V0: i from threadIdx.x (poor)",
             "A warp's lanes have 16 different i: the read of d[n*i + k] touches 16 lines for "

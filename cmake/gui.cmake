@@ -1,0 +1,29 @@
+# The desktop GUI: visual/ (drawing a trace) and app/gui_* (the window), linked into warpscope.
+# Needs Dear ImGui with its GLFW + OpenGL3 backends (Debian: libimgui-dev), GLFW 3, OpenGL, stb.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(WS_IMGUI REQUIRED IMPORTED_TARGET imgui)
+pkg_check_modules(WS_GLFW REQUIRED IMPORTED_TARGET glfw3)
+set(OpenGL_GL_PREFERENCE GLVND)
+find_package(OpenGL REQUIRED)
+find_path(WS_STB_INCLUDE stb_image_write.h PATH_SUFFIXES stb REQUIRED)
+
+add_library(ws_visual STATIC
+  visual/layout.cpp visual/palette.cpp visual/steps.cpp
+  visual/memory_grid.cpp visual/warp_lanes.cpp visual/banks.cpp
+  visual/source_view.cpp visual/counters.cpp visual/timeline.cpp)
+target_link_libraries(ws_visual PUBLIC ws_sim PkgConfig::WS_IMGUI OpenGL::GL)
+# The backends' headers include "imgui.h" by name.
+target_include_directories(ws_visual PUBLIC /usr/include/imgui /usr/include/imgui/backends)
+
+target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_settings.cpp app/gui_worker.cpp app/gui_capture.cpp)
+target_include_directories(warpscope PRIVATE ${WS_STB_INCLUDE})
+target_compile_definitions(warpscope PRIVATE WARPSCOPE_WITH_GUI)
+find_package(Threads REQUIRED)
+target_link_libraries(warpscope PRIVATE ws_visual PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)
+# The GPU runner's worker and recorded results are linked when kernels/gpu_runner.cpp defines them.
+file(READ ${CMAKE_SOURCE_DIR}/kernels/gpu_runner.cpp WS_RUNNER_TEXT)
+string(FIND "${WS_RUNNER_TEXT}" "LoadRecorded(" WS_RUNNER_HAS_RECORDED)
+string(FIND "${WS_RUNNER_TEXT}" "GpuRunner::Poll" WS_RUNNER_HAS_POLL)
+if(WS_RUNNER_HAS_RECORDED GREATER -1 AND WS_RUNNER_HAS_POLL GREATER -1)
+  target_compile_definitions(warpscope PRIVATE WARPSCOPE_GUI_GPU_RUNNER=1)
+endif()

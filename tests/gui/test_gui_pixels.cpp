@@ -1,0 +1,202 @@
+// The desktop program as a lecturer drives it: for each family, open it at a known step through
+// command-line scripts, save a screenshot and check pixels that must be there. Cell positions
+// come from visual/layout.h (the views' own layout functions, tested in test_visual.cpp) applied
+// to the panel rectangles the program reports; the lane and element each check expects are
+// worked out by hand from the kernel's index arithmetic, written beside each check.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#include <stb_image.h>
+
+#include "kernels/catalog.h"
+#include "visual/layout.h"
+#include "visual/palette.h"
+
+namespace ws::visual {
+namespace {
+
+struct Shot {
+  std::vector<unsigned char> px;
+  int w = 0, h = 0;
+  nlohmann::json layout;
+
+  Rgb At(float x, float y) const {
+    const int ix = int(x), iy = int(y);
+    if (ix < 0 || iy < 0 || ix >= w || iy >= h) return {1, 2, 3};
+    const unsigned char* p = &px[(size_t(iy) * w + ix) * 3];
+    return {p[0], p[1], p[2]};
+  }
+  const nlohmann::json* Find(const std::string& pane, const std::string& kind, const std::string& name = "") const {
+    for (const auto& p : layout["placed"])
+      if (p["pane"] == pane && p["kind"] == kind && (name.empty() || p["name"] == name)) return &p;
+    return nullptr;
+  }
+};
+
+Rect RectOf(const nlohmann::json& p) {
+  return {p["rect"][0].get<float>(), p["rect"][1].get<float>(), p["rect"][2].get<float>(), p["rect"][3].get<float>()};
+}
+
+// Runs `warpscope gui ARGS --screenshot` and loads what it saved.
+Shot Take(const std::string& name, const std::string& args) {
+  const std::string dir = WARPSCOPE_TEST_OUT;
+  std::filesystem::create_directories(dir);
+  const std::string png = dir + "/" + name + ".png", js = dir + "/" + name + ".json";
+  std::filesystem::remove(png);
+  const std::string cmd = std::string(WARPSCOPE_BINARY) + " gui --no-settings --size 1600x1000 --scale 1 " + args +
+                          " --screenshot " + png + " --layout-out " + js + " --quit";
+  Shot s;
+  const int rc = std::system(cmd.c_str());
+  EXPECT_EQ(rc, 0) << cmd;
+  int comp = 0;
+  unsigned char* data = stbi_load(png.c_str(), &s.w, &s.h, &comp, 3);
+  EXPECT_NE(data, nullptr) << "no screenshot from: " << cmd;
+  if (data) {
+    s.px.assign(data, data + size_t(s.w) * s.h * 3);
+    stbi_image_free(data);
+  }
+  std::ifstream in(js);
+  if (in) s.layout = nlohmann::json::parse(in, nullptr, false);
+  return s;
+}
+
+::testing::AssertionResult Near(Rgb got, Rgb want, const std::string& what) {
+  if (std::abs(got.r - want.r) <= 3 && std::abs(got.g - want.g) <= 3 && std::abs(got.b - want.b) <= 3)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << what << ": got (" << int(got.r) << "," << int(got.g) << "," << int(got.b)
+                                       << "), want (" << int(want.r) << "," << int(want.g) << "," << int(want.b) << ")";
+}
+
+// The colour at the centre of element (row, col) of `array` in `pane`'s memory view.
+Rgb CellColour(const Shot& s, const std::string& pane, const std::string& array, uint64_t row, uint64_t col) {
+  const nlohmann::json* p = s.Find(pane, "grid", array);
+  EXPECT_NE(p, nullptr) << "no grid for " << pane << " " << array;
+  if (!p) return {};
+  const GridLayout g = LayoutGrid((*p)["rows"], (*p)["cols"], RectOf(*p), (*p)["zoom"]);
+  EXPECT_GE(g.cell, 2.0f) << "cells too small to sample";
+  const Rect c = CellRect(g, row, col);
+  return s.At(c.CenterX(), c.CenterY());
+}
+
+Rgb LaneColour(const Shot& s, const std::string& pane, int lane) {
+  const nlohmann::json* p = s.Find(pane, "lanes");
+  EXPECT_NE(p, nullptr) << "no lane strip for " << pane;
+  if (!p) return {};
+  const Rect b = LaneBox(RectOf(*p), lane);
+  return s.At(b.CenterX(), b.CenterY());
+}
+
+BankLayout Banks(const Shot& s, const std::string& pane) {
+  const nlohmann::json* p = s.Find(pane, "banks");
+  EXPECT_NE(p, nullptr) << "no bank view for " << pane;
+  if (!p) return {};
+  return {RectOf(*p), (*p)["header_h"].get<float>(), (*p)["slot_h"].get<float>()};
+}
+// The conflict mark is a band across the top of the bank's header.
+Rgb BankMark(const Shot& s, const std::string& pane, int bank) {
+  const Rect h = BankHeader(Banks(s, pane), bank);
+  return s.At(h.CenterX(), h.y + 2);
+}
+Rgb BankWord(const Shot& s, const std::string& pane, int bank, int slot) {
+  const Rect q = BankSlot(Banks(s, pane), bank, slot);
+  return s.At(q.CenterX(), q.CenterY());
+}
+
+// ---- one case per family ----
+
+void Transpose() {
+  {
+    // copy at n=40, block 1 = blockIdx (1,0), warp 0 = threadIdx.y 0, threadIdx.x = lane.
+    // x = 32 + lane < 40 only for lanes 0..7. Step 0 is the load in[y*40 + x] = in[32 + lane]:
+    // lane 3 reads row 0, column 35; lane 8 is masked off.
+    const Shot s = Take("transpose_copy_masked", "--variant transpose/copy --no-compare --n 40 --block 1 --warp 0 --step 0");
+    EXPECT_TRUE(Near(CellColour(s, "A", "in", 0, 35), LaneRgb(3), "in[0][35] in lane 3's colour"));
+    EXPECT_TRUE(Near(CellColour(s, "A", "in", 0, 39), LaneRgb(7), "in[0][39] in lane 7's colour"));
+    EXPECT_TRUE(Near(LaneColour(s, "A", 3), LaneRgb(3), "lane 3 active"));
+    EXPECT_TRUE(Near(LaneColour(s, "A", 8), kMasked, "lane 8 drawn masked"));
+    EXPECT_TRUE(Near(LaneColour(s, "A", 31), kMasked, "lane 31 drawn masked"));
+  }
+  {
+    // shared vs shared_padded, n=64, block 0, warp 0 (threadIdx.y 0). Warp 0's steps: 0 load in,
+    // 1 store tile[0][lane], 2 load tile[threadIdx.x][threadIdx.y] = tile[lane][0], 3 store out.
+    // At step 2: 32 columns -> word 32*lane, all in bank 0 (32-way); 33 columns -> word 33*lane,
+    // bank lane (conflict-free). Shared arrays are drawn 32 words to a row, so a column is a
+    // bank: lane 7 reads word 224 = row 7, column 0 (A) and word 231 = row 7, column 7 (B).
+    const Shot s = Take("transpose_banks", "--variant transpose/shared --compare transpose/shared_padded --n 64 --step 2");
+    EXPECT_TRUE(Near(BankMark(s, "A", 0), kConflict, "A: bank 0 marked as a conflict"));
+    EXPECT_FALSE(Near(BankMark(s, "A", 1), kConflict, "A: bank 1 not marked"));
+    EXPECT_TRUE(Near(BankWord(s, "A", 0, 5), LaneRgb(5), "A: 6th word in bank 0 is lane 5's"));
+    EXPECT_FALSE(Near(BankMark(s, "B", 0), kConflict, "B: bank 0 not marked"));
+    EXPECT_TRUE(Near(BankWord(s, "B", 5, 0), LaneRgb(5), "B: bank 5 holds lane 5's word"));
+    EXPECT_TRUE(Near(CellColour(s, "A", "tile", 7, 0), LaneRgb(7), "A: word 224 (row 7, bank 0) in lane 7's colour"));
+    EXPECT_TRUE(Near(CellColour(s, "B", "tile", 7, 7), LaneRgb(7), "B: word 231 (row 7, bank 7) in lane 7's colour"));
+  }
+}
+
+void Shortcut() {
+  // v0 beside v1, n=64, 16x16 blocks: warp 0 of block 0 has threadIdx.x = lane % 16,
+  // threadIdx.y = lane / 16. The k loop issues two loads per k (2 x 64 steps), so step 128 is
+  // the store. v0: i = lane % 16, j = lane / 16, r[n*i + j]: lane 20 -> row 4, column 1.
+  // v1 swaps them, r[n*j + i]: lane 20 -> row 1, column 4. Both panes at the same step.
+  const Shot s = Take("shortcut_store", "--variant shortcut/v0 --compare shortcut/v1 --n 64 --step 128");
+  EXPECT_TRUE(Near(CellColour(s, "A", "r", 4, 1), LaneRgb(20), "v0: r[4][1] in lane 20's colour"));
+  EXPECT_TRUE(Near(CellColour(s, "B", "r", 1, 4), LaneRgb(20), "v1: r[1][4] in lane 20's colour"));
+}
+
+void Pairs() {
+  // v1, n=256, block 0 warp 0: x = lane, y = 0. Iteration 0 reads a[x] and b[0] (the order of
+  // the two call arguments is the compiler's): one of steps 0 and 1 lights a[5] (drawn wrapped
+  // at 32: row 0, column 5) in lane 5's colour and a[6] in lane 6's; the other does not.
+  const Shot s0 = Take("pairs_step0", "--variant pairs/v1 --no-compare --n 256 --step 0");
+  const Shot s1 = Take("pairs_step1", "--variant pairs/v1 --no-compare --n 256 --step 1");
+  const bool a0 = Near(CellColour(s0, "A", "a", 0, 5), LaneRgb(5), "") && Near(CellColour(s0, "A", "a", 0, 6), LaneRgb(6), "");
+  const bool a1 = Near(CellColour(s1, "A", "a", 0, 5), LaneRgb(5), "") && Near(CellColour(s1, "A", "a", 0, 6), LaneRgb(6), "");
+  EXPECT_NE(a0, a1) << "exactly one of the first two steps is the read of a";
+}
+
+void Divergence() {
+  // divergent, n=4096, 256-thread blocks: warp 0 of block 0 has idx = lane; its first access is
+  // the test array[i] with i = idx. The array is drawn 256 to a row: lane 9 -> row 0, column 9.
+  const Shot s = Take("divergence_first", "--variant divergence/divergent --no-compare --n 4096 --step 0");
+  EXPECT_TRUE(Near(CellColour(s, "A", "array", 0, 9), LaneRgb(9), "array[0][9] in lane 9's colour"));
+  EXPECT_TRUE(Near(LaneColour(s, "A", 9), LaneRgb(9), "lane 9 active"));
+}
+
+void Alignment() {
+  // scalar, n=1024: rayidx = lane; step 0 is the first of the eight 4-byte loads of rays[lane],
+  // which lies in element lane (drawn 32 to a row): lane 12 -> row 0, column 12.
+  const Shot s = Take("alignment_first", "--variant alignment/scalar --no-compare --n 1024 --step 0");
+  EXPECT_TRUE(Near(CellColour(s, "A", "rays", 0, 12), LaneRgb(12), "rays[0][12] in lane 12's colour"));
+}
+
+TEST(GuiPixels, EveryFamilyShowsItsHandWorkedStep) {
+  const std::map<std::string, void (*)()> cases = {{"transpose", Transpose}, {"shortcut", Shortcut}, {"pairs", Pairs},
+                                                   {"divergence", Divergence}, {"alignment", Alignment}};
+  for (const auto& f : kernels::Catalog()) {
+    SCOPED_TRACE(f.info.name);
+    auto it = cases.find(f.info.name);
+    if (it == cases.end()) {
+      ADD_FAILURE() << "family " << f.info.name << " has no hand-worked GUI case in tests/gui/test_gui_pixels.cpp";
+      continue;
+    }
+    it->second();
+  }
+}
+
+TEST(GuiPixels, OutOfRangeInputIsClampedNotFatal) {
+  // n far over the simulator's limit and a block outside the grid: the program says so and runs.
+  const Shot s = Take("clamped", "--variant transpose/naive --no-compare --n 100000000 --block 999999");
+  EXPECT_GT(s.w, 0);
+  EXPECT_NE(s.Find("A", "grid", "in"), nullptr);
+}
+
+}  // namespace
+}  // namespace ws::visual

@@ -1,0 +1,32 @@
+// What the views draw at one moment: a trace and the instructions of the current step (one warp,
+// or every warp of the block), with the recent ones (the trail) and all earlier ones (the heat).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/trace.h"
+#include "visual/layout.h"
+
+namespace ws::visual {
+
+struct StepFrame {
+  const sim::Trace* trace = nullptr;
+  std::string pane;                                  // "A" or "B"
+  std::vector<const sim::WarpInstruction*> current;  // the step: focused warp first
+  std::vector<const sim::WarpInstruction*> trail;    // the focused warp's previous steps, newest first
+  std::vector<const sim::WarpInstruction*> history;  // every shown instruction up to and including the step
+  uint64_t version = 0;                              // changes whenever any of the above does
+  const sim::WarpInstruction* Focus() const { return current.empty() ? nullptr : current.front(); }
+};
+
+// Where a view put something, for scripted runs and the GUI tests (written as JSON).
+struct Placed {
+  std::string pane, kind, name;  // kind: "grid", "lanes", "banks"
+  Rect rect;                     // the rectangle handed to the layout function
+  uint64_t rows = 0, cols = 0;   // grids: the drawn shape
+  float zoom = 1.0f;
+  float header_h = 0, slot_h = 0;  // banks
+};
+
+}  // namespace ws::visual

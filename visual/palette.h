@@ -1,0 +1,31 @@
+// The colours every view shares: lanes on a viridis ramp (ordered, readable with the common
+// colour-vision deficiencies), marks from the Okabe-Ito palette, grey for what is off.
+#pragma once
+#include <cstdint>
+
+namespace ws::visual {
+
+struct Rgb {
+  uint8_t r = 0, g = 0, b = 0;
+  bool operator==(const Rgb&) const = default;
+};
+
+Rgb LaneRgb(int lane);              // lane 0 deep blue-violet ... lane 31 yellow
+Rgb HeatRgb(float t);               // touches over the run, t in 0..1: dark grey -> light grey
+inline constexpr Rgb kBackground{24, 24, 28};   // untouched element
+inline constexpr Rgb kMasked{70, 70, 70};       // a lane switched off (divergence)
+inline constexpr Rgb kConflict{213, 94, 0};     // vermillion: a bank with more than one word
+inline constexpr Rgb kBankOk{0, 114, 178};      // blue: a bank with one word (or none)
+inline constexpr Rgb kLine{255, 255, 255};      // 128-byte line outline
+inline constexpr Rgb kSector{86, 180, 233};     // sky blue: 32-byte sector outline
+inline constexpr Rgb kError{204, 51, 17};       // fault banner
+inline constexpr Rgb kHighlight{240, 228, 66};  // yellow: the source line being executed
+
+// ImGui's packed colour (ABGR in memory order RGBA) with alpha 0..255.
+inline uint32_t Pack(Rgb c, uint8_t a = 255) {
+  return uint32_t(c.r) | uint32_t(c.g) << 8 | uint32_t(c.b) << 16 | uint32_t(a) << 24;
+}
+// Black or white, whichever reads better on `c`.
+Rgb TextOn(Rgb c);
+
+}  // namespace ws::visual

@@ -1,0 +1,53 @@
+// Stepping arithmetic (see steps.h).
+#include "visual/steps.h"
+
+#include <algorithm>
+
+namespace ws::visual {
+
+std::vector<uint32_t> WarpSteps(const sim::Trace& trace, uint32_t block, uint32_t warp) {
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < trace.instructions.size(); ++i) {
+    const auto& ins = trace.instructions[i];
+    if (ins.block == block && ins.warp == warp) out.push_back(i);
+  }
+  return out;
+}
+
+int IterationStep(const sim::Trace& trace, const std::vector<uint32_t>& steps, int step, int dir) {
+  if (step < 0 || step >= int(steps.size())) return step;
+  const uint32_t site = trace.instructions[steps[step]].site;
+  for (int s = step + (dir > 0 ? 1 : -1); s >= 0 && s < int(steps.size()); s += dir > 0 ? 1 : -1)
+    if (trace.instructions[steps[s]].site == site) return s;
+  return step;
+}
+
+int StepAtIteration(const sim::Trace& trace, const std::vector<uint32_t>& steps, uint32_t epoch, int offset) {
+  if (steps.empty()) return 0;
+  int first = -1, last = -1, nearest = 0;
+  for (int s = 0; s < int(steps.size()); ++s) {
+    const uint32_t e = trace.instructions[steps[s]].epoch;
+    if (e == epoch) {
+      if (first < 0) first = s;
+      last = s;
+    }
+    if (e <= epoch) nearest = s;
+  }
+  if (first < 0) return nearest;
+  return std::clamp(first + offset, first, last);
+}
+
+int OffsetInIteration(const sim::Trace& trace, const std::vector<uint32_t>& steps, int step) {
+  if (step < 0 || step >= int(steps.size())) return 0;
+  const uint32_t e = trace.instructions[steps[step]].epoch;
+  int s = step;
+  while (s > 0 && trace.instructions[steps[s - 1]].epoch == e) --s;
+  return step - s;
+}
+
+double UsedFraction(const sim::WarpInstruction& ins) {
+  if (ins.space != sim::Space::Global || ins.sectors == 0) return 1.0;
+  return double(ins.ActiveLanes()) * ins.width / (double(ins.sectors) * 32.0);
+}
+
+}  // namespace ws::visual

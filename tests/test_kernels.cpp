@@ -139,6 +139,19 @@ TEST(Catalog, FamiliesAreInLessonOrder) {
                                              "transpose"}));
 }
 
+TEST(Catalog, BlockShapesAVariantCannotTakeAreRefused) {
+  // Each family's kernels index with a fixed block shape; any other is a BadRequest.
+  for (const char* id : {"shortcut/v0", "shortcut/v2", "shortcut/v4", "pairs/v3",
+                         "divergence/split", "alignment/float4"}) {
+    kernels::RunRequest req;
+    req.n = 64;
+    req.block = {32, 4, 1};
+    sim::LaunchOptions opts;
+    opts.selection.kind = Selection::Kind::None;
+    EXPECT_THROW(kernels::Simulate(kernels::FindVariant(id), req, opts), kernels::BadRequest) << id;
+  }
+}
+
 // ---- shortcut -----------------------------------------------------------------------------
 // n = 64: a row is 256 bytes, two 128-byte lines; warp 0 of a 16x16 block is threads
 // (x 0..15, y 0) then (x 0..15, y 1).

@@ -10,35 +10,43 @@ std::vector<Metric> Metrics(const Counters& c) {
   for (int o = 0; o < 4; ++o)
     m.push_back({std::string("l1tex__t_requests_pipe_lsu_mem_global_op_") + op_names[o] + ".sum",
                  double(c.global_requests[o]),
-                 std::string("warp-level global ") + op_words[o] + " (one request per warp instruction)"});
+                 std::string("warp-level global ") + op_words[o] + " (one request per warp instruction)",
+                 std::string("global ") + op_names[o] + " requests"});
   for (int o = 0; o < 4; ++o)
     m.push_back({std::string("l1tex__t_sectors_pipe_lsu_mem_global_op_") + op_names[o] + ".sum",
                  double(c.global_sectors[o]),
-                 std::string("32-byte sectors the global ") + op_words[o] + " touched"});
+                 std::string("32-byte sectors the global ") + op_words[o] + " touched",
+                 std::string("global ") + op_names[o] + " sectors"});
   for (int o = 0; o < 2; ++o)
     m.push_back({std::string("smsp__sass_inst_executed_op_shared_") + op_names[o] + ".sum",
                  double(c.shared_inst[o]),
-                 std::string("warp-level shared-memory ") + op_words[o] + " executed"});
+                 std::string("warp-level shared-memory ") + op_words[o] + " executed",
+                 std::string("shared ") + op_names[o] + " instructions"});
   for (int o = 0; o < 2; ++o)
     m.push_back({std::string("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_") + op_names[o] + ".sum",
                  double(c.shared_wavefronts[o]),
                  std::string("passes through the 32 banks for shared ") + op_words[o] +
-                     " (1 per instruction when conflict-free)"});
+                     " (1 per instruction when conflict-free)",
+                 std::string("shared ") + op_names[o] + " wavefronts"});
   for (int o = 0; o < 2; ++o)
     m.push_back({std::string("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_") + op_names[o] + ".sum",
                  double(c.shared_conflicts[o]),
-                 std::string("extra wavefronts caused by bank conflicts in shared ") + op_words[o]});
+                 std::string("extra wavefronts caused by bank conflicts in shared ") + op_words[o],
+                 std::string("shared ") + op_names[o] + " bank conflicts"});
   m.push_back({"warpscope__avg_active_lanes_per_memory_instruction", c.AverageActiveLanes(),
                "average active lanes per warp-level memory instruction (memory instructions only, "
-               "not arithmetic; 32 means no lane was masked off)"});
+               "not arithmetic; 32 means no lane was masked off)",
+               "active lanes per memory instruction"});
   for (int o = 0; o < 2; ++o)
     m.push_back({std::string("warpscope__ideal_sectors_global_op_") + op_names[o],
                  double(c.global_ideal_sectors[o]),
-                 "sectors if every request were perfectly coalesced: active lanes x bytes, rounded up to 32 bytes"});
+                 "sectors if every request were perfectly coalesced: active lanes x bytes, rounded up to 32 bytes",
+                 std::string("ideal global ") + op_names[o] + " sectors"});
   m.push_back({"warpscope__lane_accesses", double(c.lane_accesses),
-               "lane-level memory accesses (one per active lane per instruction)"});
+               "lane-level memory accesses (one per active lane per instruction)", "lane accesses"});
   m.push_back({"warpscope__atomic_lanes_on_shared_address", double(c.atomic_same_address),
-               "lanes of an atomic instruction that hit an address another lane of it also hit"});
+               "lanes of an atomic instruction that hit an address another lane of it also hit",
+               "atomic lanes sharing an address"});
   return m;
 }
 

@@ -11,6 +11,7 @@ struct Metric {
   std::string name;     // the ncu metric name (or a warpscope__ name where ncu has none)
   double value;
   std::string meaning;  // one sentence for a tooltip or --help
+  std::string label;    // a few words for a table row ("global ld sectors")
 };
 
 std::vector<Metric> Metrics(const Counters& c);

@@ -32,10 +32,8 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
       ImGui::PushID(int(i));
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      // Long ncu names: show the part after the unit prefix, the full name in the tooltip.
-      std::string shown = ma[i].name;
-      if (shown.size() > 44) shown = "\xe2\x80\xa6" + shown.substr(shown.size() - 43);
-      ImGui::TextUnformatted(shown.c_str());
+      // A short label in the table; the Nsight Compute name and its meaning in the tooltip.
+      ImGui::TextUnformatted(ma[i].label.c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", ma[i].name.c_str(), ma[i].meaning.c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%.6g", ma[i].value);

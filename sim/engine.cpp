@@ -103,6 +103,15 @@ class EngineImpl {
     return id;
   }
 
+  // True (and counted) when this kind of finding was already reported at this site, so that
+  // the caller need not build the message again.
+  bool Seen(FindingKind kind, int site) {
+    auto it = finding_index.find(std::make_pair(int(kind), site));
+    if (it == finding_index.end()) return false;
+    ++trace.findings[it->second].occurrences;
+    return true;
+  }
+
   void AddFinding(FindingKind kind, const ThreadCtx& t, int site, std::string message, int array,
                   uint64_t address, int64_t index) {
     auto key = std::make_pair(int(kind), site);
@@ -555,8 +564,10 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, const std::source_locati
     if ((sh & ~0xfffull) == stamp && (sh & 0xfff) != 0 && (sh & 0xfff) - 1 != t.linear) {
       const uint32_t writer = uint32_t(sh & 0xfff) - 1;
       const bool same_warp = writer / kWarpSize == t.warp;
+      const FindingKind kind = same_warp ? FindingKind::WarpSyncRace : FindingKind::SharedRace;
+      const int site = int(e.InternSite(loc));
+      if (e.Seen(kind, site)) return true;
       const auto& a = e.trace.arrays[slot.array];
-      int site = int(e.InternSite(loc.file_name(), loc.line(), loc.column()));
       std::string msg = e.Where(t) + " reads " + a.name + "[" + std::to_string(index) +
                         "], written by thread " + std::to_string(writer) +
                         " of the block with no barrier in between";
@@ -566,8 +577,7 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, const std::source_locati
                "add __syncwarp() or __syncthreads()";
       else
         msg += ". They are in different warps: the value read depends on timing";
-      e.AddFinding(same_warp ? FindingKind::WarpSyncRace : FindingKind::SharedRace, t, site, msg,
-                   slot.array, addr, int64_t(index));
+      e.AddFinding(kind, t, site, msg, slot.array, addr, int64_t(index));
     }
   } else {
     sh = stamp | (t.linear + 1);

@@ -42,7 +42,7 @@ void Coalesce(WarpInstruction& ins) {
       line_bits |= line_bits >> 2;
       ins.sectors = uint16_t(__builtin_popcountll(bits));
       ins.lines = uint16_t(__builtin_popcountll(line_bits & 0x1111111111111111ull));
-      ins.ideal_sectors = uint16_t((kWarpSize * w + 31) / 32);
+      ins.ideal_sectors = std::min(ins.sectors, uint16_t((kWarpSize * w + 31) / 32));
       ins.same_address_lanes = 0;
       return;
     }
@@ -104,6 +104,7 @@ void Coalesce(WarpInstruction& ins) {
     ins.sectors = uint16_t(CountDistinctSorted(sec, n));
     ins.lines = uint16_t(lines);
   }
+  ins.ideal_sectors = std::min(ins.sectors, ins.ideal_sectors);
   if (ins.op == Op::Atomic || ins.op == Op::Reduction) {
     uint64_t adr[kWarpSize];
     int k = 0;

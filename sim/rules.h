@@ -6,7 +6,8 @@ namespace ws::sim {
 
 // Global memory (CUDA C++ Programming Guide, "Device Memory Accesses"; ncu's
 // l1tex__t_sectors_*): a request costs the distinct 32-byte sectors its active lanes cover;
-// lines are the distinct 128-byte lines. Ideal: active lanes x width, rounded up to sectors.
+// lines are the distinct 128-byte lines. Ideal: active lanes x width, rounded up to sectors,
+// and never more than the sectors touched (a broadcast is already ideal).
 // Fills sectors, lines, ideal_sectors and same_address_lanes.
 void Coalesce(WarpInstruction& ins);
 

@@ -58,7 +58,7 @@ struct WarpInstruction {
   // Cost, filled in by the memory rules:
   uint16_t sectors = 0;        // global: distinct 32-byte sectors
   uint16_t lines = 0;          // global: distinct 128-byte lines
-  uint16_t ideal_sectors = 0;  // global: active lanes x width, rounded up to sectors
+  uint16_t ideal_sectors = 0;  // global: active lanes x width rounded up to sectors, at most `sectors`
   uint16_t wavefronts = 0;     // shared: passes through the 32 banks
   uint16_t ideal_wavefronts = 0;
   uint16_t conflict_degree = 0;  // shared: most distinct words in one bank (n-way)

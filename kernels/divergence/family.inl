@@ -15,7 +15,7 @@ inline FamilyInfo Info() {
           "work into two loops by index keeps every lane busy but reads with stride 2.",
           // Teaching 4096: 2 blocks, each thread 8 iterations of the grid-stride loop.
           // Timing 64 Mi ints, as measured in DESIGN.md. Simulation cap 16 Mi.
-          4096, 64 << 20, 16 << 20, "n ints (drawn 256 to a row)",
+          4096, 64 << 20, 16 << 20, "n ints (drawn 32 to a row: one 128-byte line)",
           {{"divergent", "Branch on the value's parity",
             "Even lanes run one branch, odd lanes the other: each branch store has 16 of 32 "
             "lanes active.",
@@ -41,7 +41,7 @@ Check Run(B& b, const std::string& variant, const RunRequest& r) {
   // work: even values sit at even indices.
   auto host = RandomInts(size_t(n), r.seed, -1000, 1000);
   for (int i = 0; i < n; ++i) host[i] = 2 * host[i] + (i % 2);
-  const unsigned cols = n < 256 ? unsigned(n) : 256u;
+  const unsigned cols = n < 32 ? unsigned(n) : 32u;  // a row is one 128-byte line
   auto array = b.template Upload<int>("array", "int", host, CeilDiv(n, cols), cols);
   const dim3 grid(Blocks(n)), block(kBlock);
   if (variant == "divergent") b.Launch(grid, block, divergent, array, n);

@@ -593,6 +593,15 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     } catch (const std::exception&) {
     }
   }
+  try {
+    const std::string& note = kernels::FindVariant(p.id).variant->on_hardware;
+    if (!note.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));  // Okabe-Ito orange
+      ImGui::TextWrapped("On the GPU: %s", note.c_str());
+      ImGui::PopStyleColor();
+    }
+  } catch (const std::exception&) {
+  }
   if (p.loading) {
     ImGui::SameLine();
     ImGui::TextDisabled("  simulating n=%d ...", p.n);

@@ -54,6 +54,7 @@ nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest
   const auto& t = o.trace;
   nlohmann::json j;
   j["variant"] = v.Id();
+  if (!v.variant->on_hardware.empty()) j["on_hardware"] = v.variant->on_hardware;
   j["n"] = r.n;
   j["launch"] = {{"grid", {t.shape.grid.x, t.shape.grid.y, t.shape.grid.z}},
                  {"block", {t.shape.block.x, t.shape.block.y, t.shape.block.z}}};
@@ -86,6 +87,7 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
       << t.shape.grid.z << ", block " << t.shape.block.x << "x" << t.shape.block.y << "x"
       << t.shape.block.z << "\n";
   out << "  check: " << (o.check.passed ? "passed" : "FAILED") << " (" << o.check.detail << ")\n";
+  if (!v.variant->on_hardware.empty()) out << "  on the GPU: " << v.variant->on_hardware << "\n";
   for (const auto& m : sim::Metrics(t.total)) {
     char b[200];
     std::snprintf(b, sizeof b, "  %-62s %14.6g\n", m.name.c_str(), m.value);

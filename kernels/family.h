@@ -19,6 +19,9 @@ struct VariantInfo {
   std::string title;        // one line
   std::string description;  // what this variant changes and what to watch
   std::string source;       // path relative to the repository: "kernels/transpose/naive.cuh"
+  // Where the code nvcc emits differs from the source as the simulator runs it (a load hoisted,
+  // a branch predicated away). Empty where no difference is known. See docs/FIDELITY.md.
+  std::string on_hardware;
 };
 
 struct FamilyInfo {

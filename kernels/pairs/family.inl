@@ -20,17 +20,25 @@ inline FamilyInfo Info() {
           {{"v1", "V1: a from global, b from global, one atomic per thread",
             "Reads of a are coalesced; all lanes read the same b[y + i]; 32 atomics per warp "
             "to one address.",
-            "kernels/pairs/v1.cuh"},
+            "kernels/pairs/v1.cuh",
+            "nvcc loads a[x] once, before the loop (it is the same every iteration); the simulator "
+            "counts the 32 reads as the source writes them, so ncu shows fewer requests."},
            {"v2", "V2: b tiled in shared memory (no barrier, as in the seed)",
             "All lanes read the same word of the tile: a broadcast, not a bank conflict. The "
             "missing barrier is reported as a warp-synchronous race.",
-            "kernels/pairs/v2.cuh"},
+            "kernels/pairs/v2.cuh",
+            "nvcc loads a[x] once, before the loop (it is the same every iteration); the simulator "
+            "counts the 32 reads as the source writes them, so ncu shows fewer requests."},
            {"v2_diagonal", "V2, diagonal read order",
             "Lanes read 32 different words in 32 banks: conflict-free, exactly like v2.",
-            "kernels/pairs/v2_diagonal.cuh"},
+            "kernels/pairs/v2_diagonal.cuh",
+            "nvcc loads a[x] once, before the loop (it is the same every iteration); the simulator "
+            "counts the 32 reads as the source writes them, so ncu shows fewer requests."},
            {"v3", "V3: warp-shuffle reduction, one atomic per warp",
             "Five __shfl_down_sync steps add the warp's sums; lane 0 alone adds to ans.",
-            "kernels/pairs/v3.cuh"}}};
+            "kernels/pairs/v3.cuh",
+            "nvcc loads a[x] once, before the loop (it is the same every iteration); the simulator "
+            "counts the 32 reads as the source writes them, so ncu shows fewer requests."}}};
 }
 
 inline Work WorkFor(int n) { return {2.0 * double(n) * sizeof(float), double(n) * n, "pairs"}; }

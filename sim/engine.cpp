@@ -154,8 +154,8 @@ class EngineImpl {
   void Merge(uint32_t first, uint32_t last, uint32_t warp);
   void Emit(WarpInstruction& ins, const LaneEvent& e);
   void Exchange(uint32_t first, uint32_t last, uint64_t key);
-  const void* last_site_id = nullptr;
-  uint32_t last_site = 0;
+  static constexpr size_t kSiteCache = 64;
+  std::pair<const void*, uint32_t> site_cache[kSiteCache] = {};
 };
 
 // ---- one block -------------------------------------------------------------------------
@@ -292,7 +292,7 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
     if (!threads[first].Empty()) {
       const LaneEvent& lead = threads[first].buf[threads[first].head];
       const uint64_t key = lead.key;
-      WarpInstruction ins;
+      WarpInstruction ins{WarpInstruction::Uninitialized{}};
       uint8_t atomic = 0;
       uint32_t i = first;
       for (; i < last; ++i) {
@@ -304,6 +304,7 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
       }
       if (i == last) {
         ins.mask = last - first == 32 ? ~0u : (1u << (last - first)) - 1;
+        for (uint32_t l = last - first; l < uint32_t(kWarpSize); ++l) ins.addr[l] = 0;
         if (atomic) ins.op = Op::Atomic;
         ins.warp = warp;
         Emit(ins, threads[first].buf[threads[first].head - 1]);
@@ -350,13 +351,12 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
 }
 
 void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
-  // A site is decoded once per (file, line, column); the source_location pointer is its identity.
+  // A site is decoded once per (file, line, column); the source_location pointer is its identity,
+  // kept in a small direct-mapped cache in front of the site table.
   const void* id = *reinterpret_cast<const void* const*>(&e.loc);
-  if (id != last_site_id) {
-    last_site_id = id;
-    last_site = InternSite(e.loc);
-  }
-  ins.site = last_site;
+  auto& slot = site_cache[(reinterpret_cast<uintptr_t>(id) >> 3) % kSiteCache];
+  if (slot.first != id) slot = {id, InternSite(e.loc)};
+  ins.site = slot.second;
   ins.array = e.array;
   if (ins.op != Op::Atomic) ins.op = Op(e.op);
   ins.space = Space(e.space);

@@ -96,8 +96,8 @@ inline constexpr uint32_t kSyncCode = 0xf;  // barriers and warp operations
 // (they only need to agree between lanes).
 inline uint64_t NextKey(ThreadCtx& t, const std::source_location& loc, uint32_t code) {
   const uint32_t line = loc.line();
-  if (line < t.line) { ++t.epoch; t.ord = 0; }
-  else if (line > t.line) { t.ord = 0; }
+  t.epoch += line < t.line;          // a jump back: the next loop iteration
+  t.ord = line == t.line ? t.ord : 0;  // a new line: ordinals start again
   t.line = line;
   return (uint64_t(t.epoch & 0xfffff) << 44) | (uint64_t(line & 0xffff) << 28) |
          (uint64_t(t.ord++ & 0xffff) << 12) | (uint64_t(loc.column() & 0xff) << 4) | code;

@@ -25,23 +25,49 @@ int CountDistinctSorted(const uint64_t* v, int n) {
 
 }  // namespace
 
+// Population count without a library call on x86-64 targets that lack POPCNT.
+inline int Bits(uint64_t v) {
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return int((v * 0x0101010101010101ull) >> 56);
+}
+
+// Sectors and lines from a bitmask of sectors relative to a line-aligned base.
+inline void AddWindow(uint64_t bits, int& sectors, int& lines) {
+  uint64_t line_bits = bits | (bits >> 1);
+  line_bits |= line_bits >> 2;
+  sectors += Bits(bits);
+  lines += Bits(line_bits & 0x1111111111111111ull);
+}
+
 void Coalesce(WarpInstruction& ins) {
   const uint32_t w = ins.width;
-  // Fastest path, a full warp of aligned pieces within 64 sectors around lane 0's: one pass.
+  // Fast path, a full warp of aligned pieces that fall into at most two windows of 64 sectors
+  // (2 KiB) — a run, a broadcast, or two rows: one bit per sector, no sorting.
   if (ins.mask == ~0u && ins.op != Op::Atomic && ins.op != Op::Reduction) {
-    const uint64_t base = ((ins.addr[0] >> 5) - 28) & ~3ull;  // line-aligned window
-    uint64_t bits = 0, far = 0, spill = 0;
+    const uint64_t base_a = ((ins.addr[0] >> 5) - 28) & ~3ull;  // line-aligned window
+    uint64_t base_b = 0, bits_a = 0, bits_b = 0, spill = 0;
+    bool have_b = false, fits = true;
     for (int l = 0; l < kWarpSize; ++l) {
-      const uint64_t a = ins.addr[l], d = (a >> 5) - base;
-      far |= d >> 6;
+      const uint64_t a = ins.addr[l], s = a >> 5;
       spill |= (a ^ (a + w - 1)) & ~31ull;
-      bits |= 1ull << (d & 63);
+      const uint64_t da = s - base_a;
+      if (da < 64) { bits_a |= 1ull << da; continue; }
+      if (!have_b) { base_b = (s - 28) & ~3ull; have_b = true; }
+      const uint64_t db = s - base_b;
+      if (db < 64) { bits_b |= 1ull << db; continue; }
+      fits = false;
+      break;
     }
-    if ((far | spill) == 0) {
-      uint64_t line_bits = bits | (bits >> 1);
-      line_bits |= line_bits >> 2;
-      ins.sectors = uint16_t(__builtin_popcountll(bits));
-      ins.lines = uint16_t(__builtin_popcountll(line_bits & 0x1111111111111111ull));
+    // Two windows must not overlap, or a sector could be counted twice.
+    const bool apart = !have_b || (base_b >= base_a ? base_b - base_a : base_a - base_b) >= 64;
+    if (fits && apart && spill == 0) {
+      int sectors = 0, lines = 0;
+      AddWindow(bits_a, sectors, lines);
+      if (have_b) AddWindow(bits_b, sectors, lines);
+      ins.sectors = uint16_t(sectors);
+      ins.lines = uint16_t(lines);
       ins.ideal_sectors = std::min(ins.sectors, uint16_t((kWarpSize * w + 31) / 32));
       ins.same_address_lanes = 0;
       return;
@@ -88,8 +114,8 @@ void Coalesce(WarpInstruction& ins) {
     }
     uint64_t line_bits = bits | (bits >> 1);
     line_bits |= line_bits >> 2;
-    ins.sectors = uint16_t(__builtin_popcountll(bits));
-    ins.lines = uint16_t(__builtin_popcountll(line_bits & 0x1111111111111111ull));
+    ins.sectors = uint16_t(Bits(bits));
+    ins.lines = uint16_t(Bits(line_bits & 0x1111111111111111ull));
   } else {
     uint64_t sec[kWarpSize * 2];
     int n = 0;

@@ -45,6 +45,11 @@ struct Site {
 
 // One warp-level memory instruction, as a SIMT machine issues it.
 struct WarpInstruction {
+  WarpInstruction() { addr.fill(0); }
+  // For the simulator's converged-warp path, which writes every lane's address itself.
+  struct Uninitialized {};
+  explicit WarpInstruction(Uninitialized) {}
+
   uint32_t site = 0;        // index into Trace::sites
   int array = -1;           // index into Trace::arrays
   Op op = Op::Load;
@@ -54,7 +59,7 @@ struct WarpInstruction {
   uint32_t block = 0;       // linear block index
   uint32_t warp = 0;        // warp index within the block
   uint32_t epoch = 0;       // loop iteration as seen by the grouping (backward jumps in source)
-  std::array<uint64_t, kWarpSize> addr{};  // per lane; meaningful where mask has the bit
+  std::array<uint64_t, kWarpSize> addr;  // per lane; meaningful where mask has the bit
   // Cost, filled in by the memory rules:
   uint16_t sectors = 0;        // global: distinct 32-byte sectors
   uint16_t lines = 0;          // global: distinct 128-byte lines

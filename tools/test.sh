@@ -12,6 +12,13 @@ cmake --build build-test -j "$jobs"
 echo "== tests =="
 (cd build-test && ctest --output-on-failure -j "$jobs")
 
+echo "== benchmarks (figures only; targets and history in docs/PERFORMANCE.md) =="
+build-test/ws_sim_bench --benchmark_filter='teaching/|headline/' || echo "simulator benchmark failed"
+if command -v xvfb-run >/dev/null && [ -x build-test/warpscope ]; then
+  xvfb-run -a -s "-screen 0 1600x1000x24" build-test/warpscope gui --no-settings --size 1600x1000 \
+      --variant transpose/naive --no-compare --n 256 --benchmark-frames 200 || echo "GUI benchmark failed"
+fi
+
 echo "== tests under AddressSanitizer + UBSan =="
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWARPSCOPE_SANITIZE=ON \
       -DWARPSCOPE_CUDA=OFF -DWARPSCOPE_GUI=OFF -DWARPSCOPE_BENCHMARKS=OFF >/dev/null

@@ -1,11 +1,18 @@
 // The command-line interface. Every failure is one line on stderr and a distinct exit code.
 #include "app/cli.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "app/report.h"
 #include "kernels/catalog.h"
@@ -42,6 +49,138 @@ int Fail(const kernels::SimOutcome& o) {
   return o.check.passed ? kOk : kFailed;
 }
 
+// ---- bench ----
+
+// The variants a bench argument names: "" every variant, "family" its variants, "family/variant".
+std::vector<std::string> BenchIds(const std::string& what) {
+  std::vector<std::string> ids;
+  if (what.find('/') != std::string::npos) {
+    ids.push_back(kernels::FindVariant(what).Id());
+    return ids;
+  }
+  std::string known;
+  for (const auto& f : kernels::Catalog()) {
+    known += (known.empty() ? "" : ", ") + f.info.name;
+    if (!what.empty() && f.info.name != what) continue;
+    for (const auto& v : f.info.variants) ids.push_back(f.info.name + "/" + v.name);
+  }
+  if (ids.empty()) throw kernels::BadRequest("unknown family '" + what + "'; known: " + known);
+  return ids;
+}
+
+// assets/: the build's source tree, else beside the executable (installed or copied).
+std::filesystem::path AssetsDir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(WARPSCOPE_ASSETS, ec)) return WARPSCOPE_ASSETS;
+  char buf[4096];
+  const ssize_t len = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (len > 0) {
+    const fs::path exe_dir = fs::path(std::string(buf, size_t(len))).parent_path();
+    for (const auto& p : {exe_dir / "assets", exe_dir / ".." / "assets", exe_dir / ".." / "share" / "warpscope" / "assets"})
+      if (fs::is_directory(p, ec)) return p;
+  }
+  return WARPSCOPE_ASSETS;
+}
+
+std::string Fixed(double v, int digits) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*f", digits, v);
+  return b;
+}
+
+void PrintBench(std::ostream& out, const kernels::BenchReport& r) {
+  out << (r.recorded ? "recorded on " : "measured on ") << r.device << " (" << r.driver << ", " << r.date
+      << ")";
+  if (r.copy_gbps > 0) out << "; device-to-device copy " << Fixed(r.copy_gbps, 0) << " GB/s";
+  if (r.fp32_lane_gops > 0) out << "; FP32 lane peak " << Fixed(r.fp32_lane_gops, 0) << " Gop/s";
+  out << "\n";
+  if (r.runs > 0)
+    out << r.runs << " timed runs per variant after " << r.warmup << " warm-up"
+        << (r.l2_flushed ? ", L2 flushed before each" : ", L2 not flushed") << "\n";
+  char b[256];
+  std::snprintf(b, sizeof b, "%-26s %6s %10s %21s %9s %9s %7s %8s  %s\n", "variant", "n", "ms", "spread (min..max)",
+                "GB/s", "Gop/s", "% peak", "speed-up", "check");
+  out << b;
+  for (const auto& t : r.timings) {
+    if (!t.error.empty() && t.ms_median <= 0) {
+      std::snprintf(b, sizeof b, "%-26s %6d  ", t.variant.c_str(), t.n);
+      out << b << "ERROR: " << t.error << "\n";
+      continue;
+    }
+    const std::string spread = Fixed(t.ms_min, 4) + ".." + Fixed(t.ms_max, 4);
+    std::snprintf(b, sizeof b, "%-26s %6d %10.4f %21s %9.1f %9s %6.1f%% %8s  %s\n", t.variant.c_str(), t.n,
+                  t.ms_median, spread.c_str(), t.gbps, t.gops > 0 ? Fixed(t.gops, 1).c_str() : "-",
+                  t.pct_of_peak, t.speedup > 0 ? (Fixed(t.speedup, 2) + "x").c_str() : "-",
+                  t.check.passed ? "passed" : "FAILED");
+    out << b;
+    if (!t.error.empty()) out << "    " << t.error << "\n";
+  }
+  bool arith = false, memory = false;
+  for (const auto& t : r.timings) {
+    if (t.peak_meaning.rfind("FP32", 0) == 0) arith = true;
+    else if (!t.peak_meaning.empty()) memory = true;
+  }
+  if (memory) out << "% peak of memory-bound families: of the device-to-device copy bandwidth\n";
+  if (arith) out << "% peak of shortcut: of the FP32 lane peak, one add or min per lane per clock\n";
+}
+
+int Bench(const std::string& what, int n, int runs, const std::string& json_path, bool recorded,
+          bool single_launch) {
+  namespace fs = std::filesystem;
+  if (recorded) {
+    const fs::path dir = AssetsDir() / "recorded";
+    std::error_code ec;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.path().extension() == ".json") files.push_back(e.path());
+    if (files.empty()) throw kernels::BadRequest("no recorded results in " + dir.string());
+    std::sort(files.begin(), files.end());
+    const auto ids = BenchIds(what);
+    for (const auto& f : files) {
+      std::string why;
+      auto r = kernels::LoadRecorded(f.string(), &why);
+      if (!r) throw std::runtime_error(why);
+      std::erase_if(r->timings, [&](const kernels::Timing& t) {
+        return std::find(ids.begin(), ids.end(), t.variant) == ids.end() || (n > 0 && t.n != n);
+      });
+      PrintBench(std::cout, *r);
+      std::cout << "(from " << f.string() << ")\n";
+    }
+    return kOk;
+  }
+  const auto ids = BenchIds(what);
+  std::string why;
+  if (!kernels::CudaAvailable(&why)) {
+    std::cerr << "warpscope: " << why << " (warpscope bench --recorded shows recorded results)\n";
+    return kNoCudaDevice;
+  }
+  kernels::GpuRunner runner;
+  runner.Start(ids, n, runs, single_launch);
+  std::string last;
+  kernels::GpuRunner::Status s;
+  for (;;) {
+    s = runner.Poll();
+    if (s.message != last) {
+      std::cerr << s.message << "\n";
+      last = s.message;
+    }
+    if (!s.running) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (s.report.device.empty()) {  // the device would not open
+    std::cerr << "warpscope: " << s.message << "\n";
+    return kNoCudaDevice;
+  }
+  PrintBench(std::cout, s.report);
+  if (!json_path.empty()) {
+    if (!kernels::SaveReport(s.report, json_path, &why)) throw std::runtime_error(why);
+  }
+  for (const auto& t : s.report.timings)
+    if (!t.error.empty() || !t.check.passed) return kFailed;
+  return kOk;
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv, const GuiEntry& gui) {
@@ -73,6 +212,18 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   fmt->add_flag("--json", json, "JSON");
   fmt->add_flag("--csv", csv, "CSV, one row per instruction");
   fmt->require_option(0, 1);
+
+  std::string bench_what, bench_json;
+  int bench_runs = 10;
+  bool bench_recorded = false, bench_single = false;
+  auto* bench = app.add_subcommand("bench", "time variants on the GPU and check them against the CPU");
+  bench->add_option("what", bench_what, "FAMILY or FAMILY/VARIANT (default: every variant)");
+  bench->add_option("--n", n, "problem size (default: each family's timing size)")->check(CLI::PositiveNumber);
+  bench->add_option("--runs", bench_runs, "timed runs per variant (default 10)")->check(CLI::PositiveNumber);
+  bench->add_option("--json", bench_json, "also write the results as JSON to this file");
+  bench->add_flag("--recorded", bench_recorded, "show the results recorded on a device (assets/recorded)");
+  bench->add_flag("--single-launch", bench_single,
+                  "one plain launch per variant: no warm-up, no L2 flush (for ncu, compute-sanitizer)");
 
   std::vector<std::string> gui_args;
   CLI::App* gui_cmd = nullptr;
@@ -130,6 +281,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       }
       return Fail(o);
     }
+    if (*bench) return Bench(bench_what, n.value_or(0), bench_runs, bench_json, bench_recorded, bench_single);
     if (gui_cmd && *gui_cmd) {
       std::vector<std::string> rest = gui_cmd->remaining();
       std::vector<char*> args{argv[0]};

@@ -1,5 +1,18 @@
-// GPU runner entry points that do not need nvcc.
+// The GPU runner's worker thread, the derived figures (GB/s, Gop/s, % of a ceiling, speed-up)
+// and recorded results. The CUDA work itself is in cuda_families.cu, behind CudaSession.
 #include "kernels/gpu_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "kernels/catalog.h"
+#include "kernels/cuda_session.h"
 
 namespace ws::kernels {
 
@@ -8,6 +21,314 @@ bool CudaAvailable(std::string* why) {
   if (why) *why = "no CUDA device: this build has no CUDA runner";
   return false;
 }
+std::unique_ptr<CudaSession> CudaSession::Open(std::string* why) {
+  CudaAvailable(why);
+  return nullptr;
+}
 #endif
+
+namespace {
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+std::string Today() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char b[32];
+  std::strftime(b, sizeof b, "%Y-%m-%d", &tm);
+  return b;
+}
+
+// Families whose inner loop is arithmetic: % of peak is of the FP32 lane rate, counting each
+// operation of Work::ops as one instruction per lane (shortcut: one add and one min per step).
+// Every other family moves data: % of peak is of the device-to-device copy bandwidth.
+bool ArithmeticBound(const FamilyEntry& f) { return f.info.name == "shortcut"; }
+
+void Derive(Timing& t, const FamilyEntry& f, const BenchReport& r) {
+  const Work w = f.work(t.n);
+  const double s = t.ms_median * 1e-3;
+  if (s <= 0) return;
+  t.gbps = w.bytes / s / 1e9;
+  t.gops = w.ops / s / 1e9;
+  if (ArithmeticBound(f) && w.ops > 0) {
+    t.peak = r.fp32_lane_gops;
+    t.peak_meaning = "FP32 lane peak (" + std::to_string(r.sm_count) + " SMs x 128 lanes x clock), " + w.ops_meaning;
+    if (t.peak > 0) t.pct_of_peak = 100.0 * t.gops / t.peak;
+  } else {
+    t.peak = r.copy_gbps;
+    t.peak_meaning = "device-to-device cudaMemcpy bandwidth";
+    if (t.peak > 0) t.pct_of_peak = 100.0 * t.gbps / t.peak;
+  }
+}
+
+// Speed-up of every timing over its family's first variant at the same n, where that ran.
+void SpeedUps(BenchReport& r) {
+  for (auto& t : r.timings) {
+    t.speedup = 0;
+    if (!t.error.empty() || t.ms_median <= 0) continue;
+    const auto slash = t.variant.find('/');
+    const std::string fam = t.variant.substr(0, slash);
+    for (const auto& f : Catalog()) {
+      if (f.info.name != fam || f.info.variants.empty()) continue;
+      const std::string first = fam + "/" + f.info.variants.front().name;
+      for (const auto& b : r.timings)
+        if (b.variant == first && b.n == t.n && b.error.empty() && b.ms_median > 0)
+          t.speedup = b.ms_median / t.ms_median;
+    }
+  }
+}
+
+}  // namespace
+
+// ---- the worker --------------------------------------------------------------------------
+
+struct GpuRunner::Impl {
+  mutable std::mutex mutex;
+  Status status;               // guarded by mutex
+  std::atomic<bool> cancel{false};
+  std::thread worker;
+
+  void Set(const std::function<void(Status&)>& f) {
+    std::lock_guard<std::mutex> lock(mutex);
+    f(status);
+  }
+
+  void Main(std::vector<std::string> ids, int n, int runs, bool single_launch) {
+    BenchReport report;
+    std::string why;
+    Set([](Status& s) { s.message = "opening the CUDA device"; });
+    auto session = CudaSession::Open(&why);
+    if (!session) {
+      Set([&](Status& s) { s.running = false; s.progress = 1; s.message = why; });
+      return;
+    }
+    const auto& d = session->facts();
+    report.device = d.name;
+    report.driver = d.driver;
+    report.date = Today();
+    report.sm_count = d.sm_count;
+    report.clock_ghz = d.clock_ghz;
+    report.fp32_lane_gops = d.sm_count * 128.0 * d.clock_ghz;
+    report.l2_bytes = d.l2_bytes;
+    TimingOptions opt;
+    opt.runs = std::max(1, runs);
+    opt.restore = !single_launch;
+    opt.flush_l2 = !single_launch;
+    opt.warmup = single_launch ? 0 : 2;
+    report.warmup = opt.warmup;
+    report.runs = single_launch ? 1 : opt.runs;
+    report.l2_flushed = opt.flush_l2;
+    if (!single_launch) {
+      Set([&](Status& s) { s.message = "measuring device-to-device copy bandwidth"; s.report = report; });
+      report.copy_gbps = session->CopyGbps();
+    }
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (cancel) {
+        Set([&](Status& s) { s.running = false; s.message = "cancelled"; s.report = report; });
+        return;
+      }
+      Timing t;
+      t.variant = ids[i];
+      try {
+        const VariantRef v = FindVariant(ids[i]);
+        t.n = n > 0 ? n : v.family->info.timing_n;
+        Set([&](Status& s) {
+          s.progress = double(i) / ids.size();
+          s.message = "timing " + ids[i] + " at n=" + std::to_string(t.n) + " (" + std::to_string(i + 1) +
+                      " of " + std::to_string(ids.size()) + ")";
+        });
+        RunRequest req;
+        req.n = t.n;
+        req.seed = 1;  // as `warpscope stats`, so counts of data-dependent kernels compare
+        VariantTiming vt = session->Time(v, req, opt);
+        t.error = vt.error;
+        t.check = vt.check;
+        t.launches = vt.launches;
+        std::copy(vt.grid, vt.grid + 3, t.grid);
+        std::copy(vt.block, vt.block + 3, t.block);
+        t.ms_runs = vt.ms;
+        t.runs = int(vt.ms.size());
+        if (!vt.ms.empty()) {
+          t.ms_median = Median(vt.ms);
+          t.ms_min = *std::min_element(vt.ms.begin(), vt.ms.end());
+          t.ms_max = *std::max_element(vt.ms.begin(), vt.ms.end());
+        }
+        if (t.error.empty() && !t.check.passed)
+          t.error = ids[i] + " at n=" + std::to_string(t.n) + ": wrong result: " + t.check.detail;
+        Derive(t, *v.family, report);
+      } catch (const std::exception& e) {
+        t.error = e.what();
+      }
+      report.timings.push_back(std::move(t));
+      SpeedUps(report);
+      Set([&](Status& s) { s.report = report; });
+    }
+    Set([&](Status& s) {
+      s.running = false;
+      s.progress = 1;
+      size_t bad = 0;
+      for (const auto& t : report.timings) bad += !t.error.empty();
+      s.message = "done: " + std::to_string(report.timings.size()) + " variants" +
+                  (bad ? ", " + std::to_string(bad) + " with errors" : "");
+      s.report = report;
+    });
+  }
+};
+
+GpuRunner::GpuRunner() : impl_(std::make_unique<Impl>()) {}
+
+GpuRunner::~GpuRunner() {
+  Cancel();
+  if (impl_->worker.joinable()) impl_->worker.join();
+}
+
+void GpuRunner::Start(std::vector<std::string> variant_ids, int n, int runs, bool single_launch) {
+  Cancel();
+  if (impl_->worker.joinable()) impl_->worker.join();
+  impl_->cancel = false;
+  impl_->Set([](Status& s) { s = Status{}; s.running = true; s.message = "starting"; });
+  impl_->worker = std::thread([this, ids = std::move(variant_ids), n, runs, single_launch] {
+    impl_->Main(ids, n, runs, single_launch);
+  });
+}
+
+void GpuRunner::Cancel() { impl_->cancel = true; }
+
+GpuRunner::Status GpuRunner::Poll() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->status;
+}
+
+// ---- recorded results --------------------------------------------------------------------
+
+namespace {
+
+nlohmann::json ToJson(const BenchReport& r) {
+  nlohmann::json j;
+  j["device"] = r.device;
+  j["driver"] = r.driver;
+  j["date"] = r.date;
+  j["copy_gbps"] = r.copy_gbps;
+  j["sm_count"] = r.sm_count;
+  j["clock_ghz"] = r.clock_ghz;
+  j["fp32_lane_gops"] = r.fp32_lane_gops;
+  j["l2_bytes"] = r.l2_bytes;
+  j["warmup"] = r.warmup;
+  j["runs"] = r.runs;
+  j["l2_flushed"] = r.l2_flushed;
+  if (!r.command.empty()) j["command"] = r.command;
+  auto ts = nlohmann::json::array();
+  for (const auto& t : r.timings) {
+    nlohmann::json x;
+    x["variant"] = t.variant;
+    x["n"] = t.n;
+    x["grid"] = {t.grid[0], t.grid[1], t.grid[2]};
+    x["block"] = {t.block[0], t.block[1], t.block[2]};
+    x["runs"] = t.runs;
+    x["launches"] = t.launches;
+    x["ms_median"] = t.ms_median;
+    x["ms_min"] = t.ms_min;
+    x["ms_max"] = t.ms_max;
+    x["ms_runs"] = t.ms_runs;
+    x["gbps"] = t.gbps;
+    x["gops"] = t.gops;
+    x["pct_of_peak"] = t.pct_of_peak;
+    x["peak"] = t.peak;
+    x["peak_meaning"] = t.peak_meaning;
+    x["speedup"] = t.speedup;
+    x["check"] = {{"passed", t.check.passed},
+                  {"max_abs_error", t.check.max_abs_error},
+                  {"max_rel_error", t.check.max_rel_error},
+                  {"mismatches", t.check.mismatches},
+                  {"detail", t.check.detail}};
+    x["error"] = t.error;
+    ts.push_back(x);
+  }
+  j["timings"] = ts;
+  return j;
+}
+
+template <class T>
+T Get(const nlohmann::json& j, const char* key, T fallback) {
+  auto it = j.find(key);
+  return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+}  // namespace
+
+std::optional<BenchReport> LoadRecorded(const std::string& path, std::string* why) {
+  std::ifstream in(path);
+  if (!in) {
+    if (why) *why = "no recorded results at " + path;
+    return std::nullopt;
+  }
+  try {
+    const auto j = nlohmann::json::parse(in);
+    BenchReport r;
+    r.recorded = true;
+    r.device = j.at("device").get<std::string>();
+    r.driver = Get<std::string>(j, "driver", "");
+    r.date = Get<std::string>(j, "date", "");
+    r.copy_gbps = Get<double>(j, "copy_gbps", 0);
+    r.sm_count = Get<int>(j, "sm_count", 0);
+    r.clock_ghz = Get<double>(j, "clock_ghz", 0);
+    r.fp32_lane_gops = Get<double>(j, "fp32_lane_gops", 0);
+    r.l2_bytes = Get<double>(j, "l2_bytes", 0);
+    r.warmup = Get<int>(j, "warmup", 0);
+    r.runs = Get<int>(j, "runs", 0);
+    r.l2_flushed = Get<bool>(j, "l2_flushed", false);
+    r.command = Get<std::string>(j, "command", "");
+    for (const auto& x : j.at("timings")) {
+      Timing t;
+      t.variant = x.at("variant").get<std::string>();
+      t.n = x.at("n").get<int>();
+      for (int k = 0; k < 3; ++k) {
+        t.grid[k] = x.at("grid").at(k).get<unsigned>();
+        t.block[k] = x.at("block").at(k).get<unsigned>();
+      }
+      t.runs = Get<int>(x, "runs", 0);
+      t.launches = Get<int>(x, "launches", 0);
+      t.ms_median = Get<double>(x, "ms_median", 0);
+      t.ms_min = Get<double>(x, "ms_min", 0);
+      t.ms_max = Get<double>(x, "ms_max", 0);
+      t.ms_runs = Get<std::vector<double>>(x, "ms_runs", {});
+      t.gbps = Get<double>(x, "gbps", 0);
+      t.gops = Get<double>(x, "gops", 0);
+      t.pct_of_peak = Get<double>(x, "pct_of_peak", 0);
+      t.peak = Get<double>(x, "peak", 0);
+      t.peak_meaning = Get<std::string>(x, "peak_meaning", "");
+      t.speedup = Get<double>(x, "speedup", 0);
+      if (auto c = x.find("check"); c != x.end()) {
+        t.check.passed = Get<bool>(*c, "passed", false);
+        t.check.max_abs_error = Get<double>(*c, "max_abs_error", 0);
+        t.check.max_rel_error = Get<double>(*c, "max_rel_error", 0);
+        t.check.mismatches = Get<uint64_t>(*c, "mismatches", 0);
+        t.check.detail = Get<std::string>(*c, "detail", "");
+      }
+      t.error = Get<std::string>(x, "error", "");
+      r.timings.push_back(std::move(t));
+    }
+    return r;
+  } catch (const std::exception& e) {
+    if (why) *why = "malformed recorded results in " + path + ": " + e.what();
+    return std::nullopt;
+  }
+}
+
+bool SaveReport(const BenchReport& r, const std::string& path, std::string* why) {
+  std::ofstream out(path);
+  if (out) out << ToJson(r).dump(1) << "\n";
+  if (!out) {
+    if (why) *why = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
 
 }  // namespace ws::kernels

@@ -29,6 +29,9 @@ struct Timing {
   double speedup = 0;         // over the family's first variant at the same n (0 if not run)
   Check check;                // output vs the CPU reference
   std::string error;          // non-empty: launch failed / out of memory / timeout, with variant and size
+  double peak = 0;            // the ceiling itself, in GB/s or Gop/s (see peak_meaning)
+  int launches = 0;           // kernel launches per run (times are summed over them)
+  std::vector<double> ms_runs;  // every timed run
 };
 
 struct BenchReport {
@@ -36,6 +39,13 @@ struct BenchReport {
   double copy_gbps = 0;              // cudaMemcpy device-to-device, measured once
   std::vector<Timing> timings;
   bool recorded = false;             // read from a file rather than measured now
+  int sm_count = 0;
+  double clock_ghz = 0;              // the maximum SM clock the device reports
+  double fp32_lane_gops = 0;         // SMs x 128 FP32 lanes x clock: one instruction per lane
+  double l2_bytes = 0;
+  int warmup = 0, runs = 0;          // per variant
+  bool l2_flushed = false;
+  std::string command;               // how the results were made, when known
 };
 
 // The worker: Start returns at once; Poll is cheap and never blocks.
@@ -50,7 +60,8 @@ class GpuRunner {
     BenchReport report;       // results so far
   };
   // Times `variant_ids` at size n (0: each family's timing size) with `runs` timed runs each.
-  void Start(std::vector<std::string> variant_ids, int n, int runs);
+  // `single_launch`: one plain launch per variant, no warm-up or L2 flush (for profilers).
+  void Start(std::vector<std::string> variant_ids, int n, int runs, bool single_launch = false);
   void Cancel();
   Status Poll() const;
 

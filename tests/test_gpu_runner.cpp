@@ -1,0 +1,177 @@
+// The GPU runner's logic that needs no GPU: the worker's life cycle, recorded results, and the
+// transpose variant written for the GPU checked in the simulator.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "kernels/catalog.h"
+#include "kernels/gpu_runner.h"
+#include "sim/metrics.h"
+
+namespace ws::kernels {
+namespace {
+
+GpuRunner::Status WaitDone(const GpuRunner& r) {
+  for (int i = 0; i < 2000; ++i) {
+    auto s = r.Poll();
+    if (!s.running) return s;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return r.Poll();
+}
+
+TEST(GpuRunner, WithoutDeviceReportsNoCudaDeviceAndFinishes) {
+  std::string why;
+  if (CudaAvailable(&why)) GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_EQ(why.rfind("no CUDA device", 0), 0u) << why;
+  GpuRunner r;
+  r.Start({"transpose/copy"}, 64, 10);
+  const auto s = WaitDone(r);
+  EXPECT_FALSE(s.running);
+  EXPECT_EQ(s.message.rfind("no CUDA device", 0), 0u) << s.message;
+  EXPECT_TRUE(s.report.timings.empty());
+}
+
+TEST(GpuRunner, PollNeverBlocksAndCancelStops) {
+  GpuRunner r;
+  r.Start({"transpose/copy", "transpose/naive"}, 64, 10);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 100; ++i) r.Poll();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(500));
+  r.Cancel();
+  EXPECT_FALSE(WaitDone(r).running);
+}
+
+TEST(GpuRunner, DestroyingARunningWorkerJoinsIt) {
+  auto r = std::make_unique<GpuRunner>();
+  r->Start({"transpose/copy"}, 64, 10);
+  r.reset();  // must neither hang nor crash
+  SUCCEED();
+}
+
+TEST(RecordedResults, SaveThenLoadKeepsEveryField) {
+  BenchReport b;
+  b.device = "Test GPU";
+  b.driver = "CUDA driver 13.0, runtime 13.0";
+  b.date = "2026-01-02";
+  b.copy_gbps = 1234.5;
+  b.sm_count = 7;
+  b.clock_ghz = 1.5;
+  b.fp32_lane_gops = 7 * 128 * 1.5;
+  b.runs = 10;
+  b.warmup = 2;
+  b.l2_flushed = true;
+  Timing t;
+  t.variant = "transpose/naive";
+  t.n = 8192;
+  t.grid[0] = 256; t.grid[1] = 256;
+  t.block[0] = 32; t.block[1] = 32;
+  t.runs = 2;
+  t.ms_runs = {1.5, 2.5};
+  t.ms_median = 2.0; t.ms_min = 1.5; t.ms_max = 2.5;
+  t.gbps = 268.4;
+  t.pct_of_peak = 21.7;
+  t.peak_meaning = "device-to-device cudaMemcpy bandwidth";
+  t.speedup = 0.5;
+  t.check.passed = true;
+  t.check.detail = "matches the CPU reference";
+  b.timings.push_back(t);
+  const std::string path = ::testing::TempDir() + "/ws_recorded.json";
+  std::string why;
+  ASSERT_TRUE(SaveReport(b, path, &why)) << why;
+  auto r = LoadRecorded(path, &why);
+  ASSERT_TRUE(r) << why;
+  EXPECT_TRUE(r->recorded);
+  EXPECT_EQ(r->device, "Test GPU");
+  EXPECT_EQ(r->date, "2026-01-02");
+  EXPECT_DOUBLE_EQ(r->copy_gbps, 1234.5);
+  EXPECT_EQ(r->sm_count, 7);
+  ASSERT_EQ(r->timings.size(), 1u);
+  const auto& x = r->timings[0];
+  EXPECT_EQ(x.variant, "transpose/naive");
+  EXPECT_EQ(x.n, 8192);
+  EXPECT_EQ(x.grid[0], 256u);
+  EXPECT_EQ(x.block[1], 32u);
+  EXPECT_EQ(x.ms_runs.size(), 2u);
+  EXPECT_DOUBLE_EQ(x.ms_median, 2.0);
+  EXPECT_TRUE(x.check.passed);
+  EXPECT_DOUBLE_EQ(x.speedup, 0.5);
+  std::remove(path.c_str());
+}
+
+TEST(RecordedResults, MissingAndMalformedFilesSayWhy) {
+  std::string why;
+  EXPECT_FALSE(LoadRecorded("/nonexistent/ws.json", &why));
+  EXPECT_NE(why.find("no recorded results"), std::string::npos) << why;
+  const std::string path = ::testing::TempDir() + "/ws_bad.json";
+  std::ofstream(path) << "{\"device\": 3";
+  EXPECT_FALSE(LoadRecorded(path, &why));
+  EXPECT_NE(why.find("malformed"), std::string::npos) << why;
+  std::remove(path.c_str());
+}
+
+// The committed recorded results load and every variant in them passed its check.
+TEST(RecordedResults, ShippedFilesLoadAndPassed) {
+  const std::filesystem::path dir = WARPSCOPE_ASSETS "/recorded";
+  std::error_code ec;
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    if (e.path().extension() != ".json") continue;
+    ++files;
+    std::string why;
+    auto r = LoadRecorded(e.path().string(), &why);
+    ASSERT_TRUE(r) << why;
+    EXPECT_FALSE(r->device.empty());
+    EXPECT_FALSE(r->timings.empty());
+    for (const auto& t : r->timings) EXPECT_TRUE(t.check.passed) << t.variant << ": " << t.error;
+  }
+  if (files == 0) GTEST_SKIP() << "no recorded results in " << dir;
+}
+
+double MetricValue(const sim::Counters& c, const std::string& name) {
+  for (const auto& m : sim::Metrics(c))
+    if (m.name == name) return m.value;
+  ADD_FAILURE() << "no metric " << name;
+  return -1;
+}
+
+// 32x8 threads move a 32x32 tile, 4 rows each: at n=96 (3x3 tiles, 9 blocks of 8 warps) every
+// warp issues 4 global loads and 4 stores, each one 128-byte line = 4 sectors, and 4 shared
+// stores and loads, each conflict-free (row writes; column reads step 33 words: 32 banks).
+TEST(TransposeSharedRows, CoalescedAndConflictFreeInTheSimulator) {
+  RunRequest r;
+  r.n = 96;
+  sim::LaunchOptions opt;
+  opt.selection.kind = sim::Selection::Kind::None;
+  const auto o = Simulate(FindVariant("transpose/shared_rows"), r, opt);
+  EXPECT_TRUE(o.check.passed) << o.check.detail;
+  const auto& c = o.trace.total;
+  const double warp_insts = 9 * 8 * 4;
+  EXPECT_EQ(MetricValue(c, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), warp_insts);
+  EXPECT_EQ(MetricValue(c, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), warp_insts);
+  EXPECT_EQ(MetricValue(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 4 * warp_insts);
+  EXPECT_EQ(MetricValue(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), 4 * warp_insts);
+  EXPECT_EQ(MetricValue(c, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), warp_insts);
+  EXPECT_EQ(MetricValue(c, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), warp_insts);
+  EXPECT_EQ(MetricValue(c, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), 0);
+  EXPECT_EQ(MetricValue(c, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"), 0);
+  for (const auto& f : o.trace.findings) EXPECT_FALSE(sim::IsError(f.kind)) << f.message;
+}
+
+// A size that is not a multiple of the tile: the edge blocks mask lanes off, output still right.
+TEST(TransposeSharedRows, RaggedEdgeMatchesReference) {
+  RunRequest r;
+  r.n = 70;
+  sim::LaunchOptions opt;
+  opt.selection.kind = sim::Selection::Kind::None;
+  const auto o = Simulate(FindVariant("transpose/shared_rows"), r, opt);
+  EXPECT_TRUE(o.check.passed) << o.check.detail;
+  for (const auto& f : o.trace.findings) EXPECT_FALSE(sim::IsError(f.kind)) << f.message;
+}
+
+}  // namespace
+}  // namespace ws::kernels

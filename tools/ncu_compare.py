@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Puts the simulator's counters beside Nsight Compute's for every catalog variant.
+
+For each variant: `warpscope stats VARIANT --json` (the family's teaching size) gives the
+simulator's counts under ncu's metric names; `ncu --clock-control none --metrics ...` over
+`warpscope bench VARIANT --n N --single-launch` (one plain launch of the same source, same
+size, same seed, same launch shape) gives the hardware's, summed over the run's kernels.
+Global requests and sectors must match exactly; shared wavefronts and bank conflicts within 2%.
+
+usage: tools/ncu_compare.py --warpscope build-gpu/warpscope --out DIR [VARIANT...]
+"""
+import argparse, csv, io, json, os, subprocess, sys
+
+EXACT = ("l1tex__t_requests_pipe_lsu_mem_global", "l1tex__t_sectors_pipe_lsu_mem_global",
+         "smsp__sass_inst_executed_op_shared")
+WITHIN_2PCT = ("l1tex__data_pipe_lsu_wavefronts_mem_shared", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared")
+
+
+def variants(ws):
+    out = subprocess.run([ws, "list"], capture_output=True, text=True, check=True).stdout
+    return [line.split()[0] for line in out.splitlines() if line.startswith("  ")]
+
+
+def ncu_available_bases(ncu):
+    r = subprocess.run([ncu, "--query-metrics"], capture_output=True, text=True)
+    return {line.split()[0] for line in r.stdout.splitlines() if line and not line.startswith(" ") and "__" in line}
+
+
+def parse_number(s):
+    s = s.replace(",", "").strip()
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def run_ncu(ncu, ws, variant, n, metrics, log):
+    cmd = [ncu, "--clock-control", "none", "--csv", "--page", "raw", "--print-units", "base",
+           "--metrics", ",".join(metrics + ["launch__grid_size", "launch__block_size"]),
+           ws, "bench", variant, "--n", str(n), "--single-launch"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    log.write("$ " + " ".join(cmd) + "\n" + r.stdout + r.stderr + "\n")
+    lines = r.stdout.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith('"ID"')), None)
+    if start is None:
+        return None, [], "ncu printed no table (exit %d)" % r.returncode
+    rows = list(csv.DictReader(io.StringIO("\n".join(lines[start:]))))
+    rows = [row for row in rows if parse_number(row.get("ID", "")) is not None]  # drop the units row
+    kernels = [row for row in rows if "memset" not in row.get("Kernel Name", "").lower()]
+    sums = {m: sum(parse_number(k.get(m, "")) or 0 for k in kernels) for m in metrics}
+    shapes = [(k.get("Kernel Name", "?"), k.get("launch__grid_size"), k.get("launch__block_size")) for k in kernels]
+    return sums, shapes, ""
+
+
+def verdict(name, sim, hw):
+    if hw is None:
+        return "not measured"
+    if any(name.startswith(p) for p in EXACT):
+        return "exact" if sim == hw else "DIFFERS"
+    if any(name.startswith(p) for p in WITHIN_2PCT):
+        if sim == hw:
+            return "exact"
+        base = max(abs(hw), 1.0)
+        return "within 2%" if abs(sim - hw) / base <= 0.02 else "DIFFERS"
+    return "exact" if sim == hw else "DIFFERS"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--warpscope", default="build-gpu/warpscope")
+    ap.add_argument("--ncu", default="ncu")
+    ap.add_argument("--out", default="ncu-out")
+    ap.add_argument("variant", nargs="*")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    ws = os.path.abspath(a.warpscope)
+    todo = a.variant or variants(ws)
+    bases = ncu_available_bases(a.ncu)
+    log = open(os.path.join(a.out, "ncu_log.txt"), "w")
+    rows = []
+    for v in todo:
+        st = json.loads(subprocess.run([ws, "stats", v, "--json"], capture_output=True, text=True).stdout)
+        n = st["n"]
+        sim_metrics = {k: float(x) for k, x in st["metrics"].items() if not k.startswith("warpscope__")}
+        names = [m for m in sim_metrics if not bases or m.split(".")[0] in bases]
+        missing = [m for m in sim_metrics if m not in names]
+        hw, shapes, err = run_ncu(a.ncu, ws, v, n, names, log)
+        sim_shape = "grid %s block %s" % ("x".join(map(str, st["launch"]["grid"])), "x".join(map(str, st["launch"]["block"])))
+        hw_shape = "; ".join("%s grid %s block %s" % s for s in shapes)
+        print("%s n=%d  sim: %s  ncu: %s %s" % (v, n, sim_shape, hw_shape, err), flush=True)
+        for m, sv in sim_metrics.items():
+            hv = None if (hw is None or m in missing) else hw.get(m)
+            rows.append({"variant": v, "n": n, "metric": m, "simulator": sv,
+                         "ncu": "" if hv is None else hv, "difference": "" if hv is None else sv - hv,
+                         "verdict": verdict(m, sv, hv), "sim_launch": sim_shape, "ncu_launches": hw_shape,
+                         "note": err or ("metric not on this device" if m in missing else "")})
+    with open(os.path.join(a.out, "ncu_compare.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    bad = [r for r in rows if r["verdict"] == "DIFFERS"]
+    with open(os.path.join(a.out, "ncu_compare.md"), "w") as f:
+        f.write("| variant | n | metric | simulator | ncu | verdict |\n|---|---|---|---|---|---|\n")
+        for r in rows:
+            if r["simulator"] == 0 and (r["ncu"] in ("", 0, 0.0)):
+                continue
+            f.write("| %s | %d | %s | %g | %s | %s |\n" % (r["variant"], r["n"], r["metric"], r["simulator"],
+                                                        r["ncu"] if r["ncu"] == "" else "%g" % r["ncu"], r["verdict"]))
+    print("%d comparisons, %d differ" % (len(rows), len(bad)))
+    for r in bad:
+        print("DIFFERS %s %s: simulator %g, ncu %g" % (r["variant"], r["metric"], r["simulator"], r["ncu"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

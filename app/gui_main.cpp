@@ -190,9 +190,7 @@ class Gui {
   visual::TimelineView timeline_;
   visual::CountersView counters_;
   visual::Timings timings_;
-#ifdef WARPSCOPE_GUI_GPU_RUNNER
   std::unique_ptr<kernels::GpuRunner> gpu_;
-#endif
   bool cuda_ = false;
   std::string cuda_why_;
   std::string timings_family_;
@@ -438,7 +436,6 @@ void Gui::ApplyKeys() {
 
 void Gui::PollTimings() {
   const std::string family = FamilyOf(pane_[0].id);
-#ifdef WARPSCOPE_GUI_GPU_RUNNER
   if (gpu_) {
     const auto st = gpu_->Poll();
     timings_.running = st.running;
@@ -452,18 +449,13 @@ void Gui::PollTimings() {
     }
     if (!timings_.rows.empty() || st.running) return;
   }
-#endif
   if (timings_family_ == family) return;
   timings_family_ = family;
   timings_ = {};
   const std::string path = std::string(WARPSCOPE_ASSETS) + "/recorded/" + family + ".json";
   std::string why;
   std::optional<kernels::BenchReport> rec;
-#ifdef WARPSCOPE_GUI_GPU_RUNNER
   if (std::filesystem::exists(path)) rec = kernels::LoadRecorded(path, &why);
-#else
-  why = "this build has no GPU runner";
-#endif
   const std::string no_device = cuda_ ? "press \"run on GPU\" to time this family" : cuda_why_;
   if (!rec) {
     timings_.status = no_device + (why.empty() ? "" : " (" + why + ")");
@@ -720,7 +712,6 @@ void Gui::DrawFrame() {
     const bool run = counters_.Draw(pane_[0].id, pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
                                     Compare() ? pane_[1].id : "", Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
                                     timings_, cuda_, scale_);
-#ifdef WARPSCOPE_GUI_GPU_RUNNER
     if (run && cuda_) {
       if (!gpu_) gpu_ = std::make_unique<kernels::GpuRunner>();
       {
@@ -730,9 +721,6 @@ void Gui::DrawFrame() {
       gpu_->Start(ids, timing_n_, 7);
       }
     }
-#else
-    (void)run;
-#endif
     ImGui::EndChild();
     ImGui::EndChild();
 
@@ -886,9 +874,7 @@ int Gui::Run() {
     std::string why;
     if (!SaveSettings(settings_, SettingsPath(), &why)) std::cerr << "warpscope: " << why << "\n";
   }
-#ifdef WARPSCOPE_GUI_GPU_RUNNER
   gpu_.reset();
-#endif
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

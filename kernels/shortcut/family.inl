@@ -52,15 +52,22 @@ inline Work WorkFor(int n) {
   return {2.0 * double(n) * n * sizeof(float), 2.0 * double(n) * n * n, "additions and minimums"};
 }
 
-// The family's CPU reference, in the kernels' order of k (so the result is exact).
+// The family's CPU reference. Each sum d[i][k] + d[k][j] is rounded once, as on the GPU, and
+// a minimum does not depend on the order it is taken in, so the result is exact. The loops run
+// i, k, j so that the inner loop walks rows (about 30x faster than walking columns).
 inline std::vector<float> ShortcutReference(const std::vector<float>& d, int n) {
-  std::vector<float> r(size_t(n) * n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      float v = HUGE_VALF;
-      for (int k = 0; k < n; ++k) v = std::fmin(v, d[size_t(n) * i + k] + d[size_t(n) * k + j]);
-      r[size_t(n) * i + j] = v;
+  std::vector<float> r(size_t(n) * n, HUGE_VALF);
+  for (int i = 0; i < n; ++i) {
+    float* row = &r[size_t(n) * i];
+    for (int k = 0; k < n; ++k) {
+      const float x = d[size_t(n) * i + k];
+      const float* dk = &d[size_t(n) * k];
+      for (int j = 0; j < n; ++j) {
+        const float z = x + dk[j];
+        row[j] = z < row[j] ? z : row[j];  // inputs are finite: no NaN to care about
+      }
     }
+  }
   return r;
 }
 

@@ -10,6 +10,7 @@ namespace shortcut {
 #include "kernels/shortcut/v2_float4.cuh"
 #include "kernels/shortcut/v3.cuh"
 #include "kernels/shortcut/v4.cuh"
+#include "kernels/shortcut/v5.cuh"
 
 inline FamilyInfo Info() {
   return {"shortcut", "Shortcut (min-plus product): coalescing, registers, shared memory, float4",
@@ -45,7 +46,11 @@ inline FamilyInfo Info() {
             "kernels/shortcut/v3.cuh"},
            {"v4", "V4: float4 from global and shared, float4 stores",
             "One float4 load per thread and stage; shared reads and the stores are 16 bytes wide.",
-            "kernels/shortcut/v4.cuh"}}};
+            "kernels/shortcut/v4.cuh"},
+           {"v5", "V5: 128x128 tiles, 8 k-steps per stage, next stage prefetched",
+            "v4 with 256 threads per block: half the barriers per k-step, and the global loads "
+            "of the next stage overlap this stage's arithmetic.",
+            "kernels/shortcut/v5.cuh"}}};
 }
 
 inline Work WorkFor(int n) {
@@ -94,25 +99,29 @@ Check Run(B& b, const std::string& variant, const RunRequest& r) {
       b.Launch(grid, block, shortcut_v0_transposed, out, d, t, n);
     }
     got = b.Download(out);
-  } else if (variant == "v2" || variant == "v2_float4" || variant == "v3" || variant == "v4") {
-    RequireBlock(r.block, 8, 8, "8x8 threads, each computing 8x8 results of a 64x64 tile");
-    // Padded to a multiple of 64 with HUGE_VALF (which never wins a minimum), as d and as
-    // its transpose t.
-    const int nn = (n + 63) / 64 * 64;
+  } else if (variant == "v2" || variant == "v2_float4" || variant == "v3" || variant == "v4" ||
+             variant == "v5") {
+    const bool v5 = variant == "v5";
+    const int tile = v5 ? 128 : 64;
+    if (v5) RequireBlock(r.block, 16, 16, "16x16 threads, each computing 8x8 results of a 128x128 tile");
+    else RequireBlock(r.block, 8, 8, "8x8 threads, each computing 8x8 results of a 64x64 tile");
+    // Padded to a multiple of the tile with HUGE_VALF (which never wins a minimum), as d and
+    // as its transpose t.
+    const int nn = (n + tile - 1) / tile * tile;
     std::vector<float> pd(size_t(nn) * nn, HUGE_VALF), pt(size_t(nn) * nn, HUGE_VALF);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) {
         pd[size_t(nn) * i + j] = host[size_t(n) * i + j];
         pt[size_t(nn) * j + i] = host[size_t(n) * i + j];
       }
-    const dim3 grid(nn / 64, nn / 64), block(8, 8);
+    const dim3 grid(nn / tile, nn / tile), block(v5 ? 16 : 8, v5 ? 16 : 8);
     auto d = b.template Upload<const float>("d", "float", pd, nn, nn);
     auto t = b.template Upload<const float>("t", "float", pt, nn, nn);
-    if (variant == "v4") {
+    if (variant == "v4" || v5) {
       // Rows of the result padded to nn floats, so that every row starts 16-byte aligned.
       auto out = b.template Alloc<float>("r", "float", size_t(n) * nn, n, nn);
-      b.Launch(grid, block, shortcut_v4, global_cast<float4>(out), global_cast<const float4>(d),
-               global_cast<const float4>(t), n, nn);
+      b.Launch(grid, block, v5 ? shortcut_v5 : shortcut_v4, global_cast<float4>(out),
+               global_cast<const float4>(d), global_cast<const float4>(t), n, nn);
       const auto padded = b.Download(out);
       got.resize(size_t(n) * n);
       for (int i = 0; i < n; ++i)

@@ -125,27 +125,43 @@ void PrintBench(std::ostream& out, const kernels::BenchReport& r) {
   if (arith) out << "% peak of shortcut: of the FP32 lane peak, one add or min per lane per clock\n";
 }
 
+}  // namespace
+
+std::vector<RecordedFile> LoadRecordedResults(std::vector<std::string>* problems) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(AssetsDir() / "recorded", ec))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::vector<RecordedFile> out;
+  for (const auto& f : files) {
+    std::string why;
+    auto r = kernels::LoadRecorded(f.string(), &why);
+    if (r) out.push_back({f.string(), std::move(*r)});
+    else if (problems) problems->push_back(f.string() + ": " + why);
+  }
+  return out;
+}
+
+namespace {
+
 int Bench(const std::string& what, int n, int runs, const std::string& json_path, bool recorded,
           bool single_launch) {
   namespace fs = std::filesystem;
   if (recorded) {
-    const fs::path dir = AssetsDir() / "recorded";
-    std::error_code ec;
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(dir, ec))
-      if (e.path().extension() == ".json") files.push_back(e.path());
-    if (files.empty()) throw kernels::BadRequest("no recorded results in " + dir.string());
-    std::sort(files.begin(), files.end());
+    std::vector<std::string> problems;
+    auto files = LoadRecordedResults(&problems);
+    if (!problems.empty()) throw std::runtime_error(problems.front());
+    if (files.empty())
+      throw kernels::BadRequest("no recorded results in " + (AssetsDir() / "recorded").string());
     const auto ids = BenchIds(what);
-    for (const auto& f : files) {
-      std::string why;
-      auto r = kernels::LoadRecorded(f.string(), &why);
-      if (!r) throw std::runtime_error(why);
-      std::erase_if(r->timings, [&](const kernels::Timing& t) {
+    for (auto& [path, r] : files) {
+      std::erase_if(r.timings, [&](const kernels::Timing& t) {
         return std::find(ids.begin(), ids.end(), t.variant) == ids.end() || (n > 0 && t.n != n);
       });
-      PrintBench(std::cout, *r);
-      std::cout << "(from " << f.string() << ")\n";
+      PrintBench(std::cout, r);
+      std::cout << "(from " << path << ")\n";
     }
     return kOk;
   }

@@ -1,6 +1,10 @@
 // The command line: list, stats, trace, bench (and gui, when built with it).
 #pragma once
 #include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/gpu_runner.h"
 
 namespace ws::app {
 
@@ -11,6 +15,14 @@ enum ExitCode { kOk = 0, kFailed = 1, kBadArguments = 2, kNoCudaDevice = 3 };
 using GuiEntry = std::function<int(int, char**)>;
 
 int RunCli(int argc, char** argv, const GuiEntry& gui);
+
+// Results recorded on real devices: every assets/recorded/*.json, by file name, with its path.
+// A file that cannot be read is skipped and named in `problems`.
+struct RecordedFile {
+  std::string path;
+  kernels::BenchReport report;
+};
+std::vector<RecordedFile> LoadRecordedResults(std::vector<std::string>* problems);
 
 // The lesson the program opens on: shortcut v0 beside v1.
 inline constexpr const char* kDefaultVariant = "shortcut/v0";

@@ -452,10 +452,14 @@ void Gui::PollTimings() {
   if (timings_family_ == family) return;
   timings_family_ = family;
   timings_ = {};
-  const std::string path = std::string(WARPSCOPE_ASSETS) + "/recorded/" + family + ".json";
-  std::string why;
+  // The first recorded file (by name) that has this family's rows.
+  std::vector<std::string> problems;
   std::optional<kernels::BenchReport> rec;
-  if (std::filesystem::exists(path)) rec = kernels::LoadRecorded(path, &why);
+  for (auto& f : LoadRecordedResults(&problems)) {
+    std::erase_if(f.report.timings, [&](const kernels::Timing& t) { return FamilyOf(t.variant) != family; });
+    if (!f.report.timings.empty()) { rec = std::move(f.report); break; }
+  }
+  const std::string why = problems.empty() ? "" : problems.front();
   const std::string no_device = cuda_ ? "press \"run on GPU\" to time this family" : cuda_why_;
   if (!rec) {
     timings_.status = no_device + (why.empty() ? "" : " (" + why + ")");

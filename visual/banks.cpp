@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include "visual/help_marker.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -40,11 +42,8 @@ void BanksView::Draw(const StepFrame& frame, float height, float scale, std::vec
   const sim::WarpInstruction* ins = frame.Focus();
   ImGui::PushID(frame.pane.c_str());
   ImGui::TextUnformatted("Shared-memory banks");
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "32 banks, 4 bytes wide: word w lives in bank w %% 32. Each box is one word the warp touches,\n"
+  HelpMarker(
+        "32 banks, 4 bytes wide: word w lives in bank w % 32. Each box is one word the warp touches,\n"
         "in the colour of the first lane that touches it; a white frame and a number mean several\n"
         "lanes read that word at once (a broadcast: free). A vermillion bank serves more than one\n"
         "word: those are served one after another (an n-way conflict).");

@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include "visual/help_marker.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -15,12 +17,9 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
                         const sim::Trace* b, const Timings& timings, bool can_run_gpu, float scale) {
   bool run = false;
   ImGui::TextUnformatted("GPU timings");
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
+  HelpMarker(
         "The same kernels run on the GPU at the timing size: median of several runs (CUDA events).\n"
-        "GB/s: the bytes the family must move / time. %% of peak: of the ceiling named below.\n"
+        "GB/s: the bytes the family must move / time. % of peak: of the ceiling named below.\n"
         "Speed-up: over the family's first variant.");
   if (can_run_gpu) {
     ImGui::SameLine();

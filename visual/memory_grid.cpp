@@ -6,6 +6,8 @@
 #include <GL/gl.h>
 #include <imgui.h>
 
+#include "visual/help_marker.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -107,10 +109,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
   ImGui::SetNextItemWidth(90 * scale);
   ImGui::SliderInt("trail##grid", &trail_steps_, 0, 8);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many earlier steps of this warp stay lit, fading.");
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
+  HelpMarker(
         "Each cell is one array element. Lit cells: the lanes of the current instruction, in lane\n"
         "colours (lane 0 violet ... lane 31 yellow). White outline: a 128-byte line the warp\n"
         "touched; blue outline: a 32-byte sector. Grey shade: how often the shown warps touched\n"

@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include "visual/help_marker.h"
+
 #include <cstdio>
 #include <sstream>
 #include <vector>
@@ -16,10 +18,7 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
                       float scale, void* mono_font) {
   ImGui::PushID(frame.pane.c_str());
   ImGui::Text("%s  %s", frame.pane.c_str(), source_path.c_str());
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
+  HelpMarker(
         "The kernel as it is compiled for both the GPU and the simulator. Highlighted: the line of\n"
         "the current instruction. Right: this launch's global sectors / ideal and shared wavefronts\n"
         "per line, over the whole launch. Hover a line for all its counters.");

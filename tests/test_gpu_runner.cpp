@@ -139,8 +139,8 @@ double MetricValue(const sim::Counters& c, const std::string& name) {
   return -1;
 }
 
-// 32x8 threads move a 32x32 tile, 4 rows each: at n=96 (3x3 tiles, 9 blocks of 8 warps) every
-// warp issues 4 global loads and 4 stores, each one 128-byte line = 4 sectors, and 4 shared
+// 32x4 threads move a 32x32 tile, 8 rows each: at n=96 (3x3 tiles, 9 blocks of 4 warps) every
+// warp issues 8 global loads and 8 stores, each one 128-byte line = 4 sectors, and 8 shared
 // stores and loads, each conflict-free (row writes; column reads step 33 words: 32 banks).
 TEST(TransposeSharedRows, CoalescedAndConflictFreeInTheSimulator) {
   RunRequest r;
@@ -150,7 +150,7 @@ TEST(TransposeSharedRows, CoalescedAndConflictFreeInTheSimulator) {
   const auto o = Simulate(FindVariant("transpose/shared_rows"), r, opt);
   EXPECT_TRUE(o.check.passed) << o.check.detail;
   const auto& c = o.trace.total;
-  const double warp_insts = 9 * 8 * 4;
+  const double warp_insts = 9 * 4 * 8;
   EXPECT_EQ(MetricValue(c, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), warp_insts);
   EXPECT_EQ(MetricValue(c, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), warp_insts);
   EXPECT_EQ(MetricValue(c, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 4 * warp_insts);

@@ -1,5 +1,5 @@
 // transpose (seed 004): copy, naive, shared tile, padded shared tile, and a padded tile moved
-// by 32x8 threads. Included once per back end, inside that back end's namespace, with the
+// by 32x4 threads. Included once per back end, inside that back end's namespace, with the
 // dialect in scope.
 namespace transpose {
 
@@ -28,8 +28,8 @@ inline FamilyInfo Info() {
            {"shared_padded", "Shared-memory tile, padded",
             "tile[32][33]: the column read is conflict-free.",
             "kernels/transpose/shared_padded.cuh"},
-           {"shared_rows", "Padded tile, 32x8 threads, 4 elements each",
-            "A quarter of the threads move the same tile: four independent loads per thread keep "
+           {"shared_rows", "Padded tile, 32x4 threads, 8 elements each",
+            "An eighth of the threads move the same tile: eight independent loads per thread keep "
             "more bytes in flight. Every access as in the padded tile; near the copy's bandwidth.",
             "kernels/transpose/shared_rows.cuh"}}};
 }
@@ -40,7 +40,7 @@ template <class B>
 Check Run(B& b, const std::string& variant, const RunRequest& r) {
   const int n = r.n;
   if (variant == "shared_rows")
-    RequireBlock(r.block, tile_dim, block_rows, "32x8 threads move a 32x32 tile, 4 elements each");
+    RequireBlock(r.block, tile_dim, block_rows, "32x4 threads move a 32x32 tile, 8 elements each");
   else
     RequireBlock(r.block, tile_dim, tile_dim, "one thread per element of a 32x32 tile");
   auto host = RandomFloats(size_t(n) * n, r.seed);

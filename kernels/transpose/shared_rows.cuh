@@ -1,7 +1,7 @@
-// transpose/shared_rows — the padded tile, but a block of 32x8 threads moves the whole 32x32
-// tile: each thread copies 4 elements, 8 rows apart. Four independent loads per thread keep
-// more bytes in flight, and a quarter of the threads share the index arithmetic and barrier.
-// Picture: each of the 4 loads and 4 stores is one line (4 sectors); shared reads conflict-free.
+// transpose/shared_rows — the padded tile, but a block of 32x4 threads moves the whole 32x32
+// tile: each thread copies 8 elements, 4 rows apart. Eight independent loads per thread keep
+// more bytes in flight, and an eighth of the threads share the index arithmetic and barrier.
+// Picture: each of the 8 loads and 8 stores is one line (4 sectors); shared reads conflict-free.
 __global__ void transpose_rows_kernel(Global<const float> in, Global<float> out, int width, int height) {
   __shared__ Shared<float[tile_dim][tile_dim + 1]> tile;
   int x = blockIdx.x * tile_dim + threadIdx.x;

@@ -52,7 +52,9 @@ namespace detail {
 
 struct Uint3 { unsigned int x = 0, y = 0, z = 0; };
 
-enum class Pause : uint8_t { None, Chunk, Shared, WarpSync, Barrier, Done };
+// Why a lane's fiber gave control back: None = runnable (after a full buffer too), Shared / WarpSync =
+// waiting for the warp at an access or warp operation, Barrier = at __syncthreads, Done = returned.
+enum class Pause : uint8_t { None, Shared, WarpSync, Barrier, Done };
 
 // One buffered lane access, before the warp's lanes are grouped into an instruction.
 struct LaneEvent {

@@ -49,11 +49,12 @@ inline float3 make_float3(float x, float y, float z) { return {x, y, z}; }
 inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 
-// IEEE fmin/fmax as CUDA defines them (a NaN argument yields the other), inlined.
-inline float min(float a, float b) { return (a < b || b != b) ? a : b; }
-inline float max(float a, float b) { return (a > b || b != b) ? a : b; }
-inline double min(double a, double b) { return (a < b || b != b) ? a : b; }
-inline double max(double a, double b) { return (a > b || b != b) ? a : b; }
+// IEEE fmin/fmax as CUDA defines them (a NaN argument yields the other), inlined and written
+// so that the compiler can use minss/maxss and a select rather than a branch.
+inline float min(float a, float b) { const float m = a < b ? a : b; return b != b ? a : m; }
+inline float max(float a, float b) { const float m = a > b ? a : b; return b != b ? a : m; }
+inline double min(double a, double b) { const double m = a < b ? a : b; return b != b ? a : m; }
+inline double max(double a, double b) { const double m = a > b ? a : b; return b != b ? a : m; }
 inline int min(int a, int b) { return a < b ? a : b; }
 inline int max(int a, int b) { return a > b ? a : b; }
 inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
@@ -90,7 +91,7 @@ class GlobalRef {
  public:
   using Value = std::remove_const_t<T>;
   GlobalRef(T* data, int array, uint64_t base, int64_t index, uint64_t count,
-            const std::source_location& loc)
+            std::source_location loc)
       : data_(data), array_(array), base_(base), index_(index), count_(count), loc_(loc) {}
 
   operator Value() const {
@@ -229,7 +230,7 @@ template <class E>
 class SharedRef {
  public:
   SharedRef(E* data, uint64_t* shadow, ::ws::sim::detail::SharedSlot* slot, uint64_t index,
-            uint64_t count, const std::source_location& loc)
+            uint64_t count, std::source_location loc)
       : data_(data), shadow_(shadow), slot_(slot), index_(index), count_(count), loc_(loc) {}
   operator E() const {
     E v{};
@@ -322,7 +323,7 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location loc = s
 }
 
 template <class T>
-T ShuffleT(unsigned mask, T v, int mode, int arg, int width, const std::source_location& loc) {
+T ShuffleT(unsigned mask, T v, int mode, int arg, int width, std::source_location loc) {
   static_assert(sizeof(T) <= 8, "shuffle moves at most 8 bytes");
   uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof(T));

@@ -88,7 +88,7 @@ class EngineImpl {
   std::unordered_map<uint64_t, uint32_t> site_index;  // (file ptr ^ line/col) -> site
   std::map<std::pair<int, int>, size_t> finding_index;  // (kind, site) -> finding
 
-  uint32_t InternSite(const std::source_location& loc) {
+  uint32_t InternSite(std::source_location loc) {
     return InternSite(loc.file_name(), loc.line(), loc.column());
   }
   uint32_t InternSite(const char* file, uint32_t line, uint32_t column) {
@@ -300,7 +300,7 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
         if (t.Empty() || t.buf[t.head].key != key) break;
         const LaneEvent& e = t.buf[t.head++];
         ins.addr[t.lane] = e.addr;
-        atomic |= e.op == uint8_t(Op::Atomic);
+        atomic |= e.op() == Op::Atomic;
       }
       if (i == last) {
         ins.mask = last - first == 32 ? ~0u : (1u << (last - first)) - 1;
@@ -343,7 +343,7 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
       if (!lead) lead = &e;
       ins.mask |= 1u << t.lane;
       ins.addr[t.lane] = e.addr;
-      if (e.op == uint8_t(Op::Atomic)) ins.op = Op::Atomic;
+      if (e.op() == Op::Atomic) ins.op = Op::Atomic;
     }
     ins.warp = warp;
     Emit(ins, *lead);
@@ -357,10 +357,10 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   auto& slot = site_cache[(reinterpret_cast<uintptr_t>(id) >> 3) % kSiteCache];
   if (slot.first != id) slot = {id, InternSite(e.loc)};
   ins.site = slot.second;
-  ins.array = e.array;
-  if (ins.op != Op::Atomic) ins.op = Op(e.op);
-  ins.space = Space(e.space);
-  ins.width = e.width;
+  ins.array = e.array();
+  if (ins.op != Op::Atomic) ins.op = e.op();
+  ins.space = e.space();
+  ins.width = e.width();
   ins.block = block_linear;
   ins.epoch = KeyEpoch(e.key);
   Analyze(ins);
@@ -439,7 +439,7 @@ void ChunkCheck(ThreadCtx& t) {
   t.size = t.head = 0;
 }
 
-void ReportOutOfBounds(ThreadCtx& t, const std::source_location& loc, int array, int64_t index) {
+void ReportOutOfBounds(ThreadCtx& t, std::source_location loc, int array, int64_t index) {
   EngineImpl& e = *t.engine;
   int site = int(e.InternSite(loc.file_name(), loc.line(), loc.column()));
   const ArrayInfo* a = nullptr;
@@ -454,7 +454,7 @@ void ReportOutOfBounds(ThreadCtx& t, const std::source_location& loc, int array,
                array, addr, index);
 }
 
-void ReportMisaligned(ThreadCtx& t, const std::source_location& loc, int array, uint64_t addr,
+void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                       uint32_t width) {
   EngineImpl& e = *t.engine;
   int site = int(e.InternSite(loc.file_name(), loc.line(), loc.column()));
@@ -470,7 +470,7 @@ void ReportMisaligned(ThreadCtx& t, const std::source_location& loc, int array, 
 
 void MarkAtomicUsed(ThreadCtx& t) {
   // The key keeps its RED code, so lanes that use the result and lanes that do not still group.
-  if (t.head < t.size && t.buf[t.size - 1].op == uint8_t(Op::Reduction)) t.buf[t.size - 1].op = uint8_t(Op::Atomic);
+  if (t.head < t.size && t.buf[t.size - 1].op() == Op::Reduction) t.buf[t.size - 1].SetOp(Op::Atomic);
 }
 
 uint64_t Generation(ThreadCtx& t) { return t.engine->generation; }
@@ -498,7 +498,7 @@ std::string SharedNameAt(const std::string& text, uint32_t line_no, uint32_t col
   return end > c + 1 ? line.substr(c + 1, end - c - 1) : std::string();
 }
 
-void RegisterShared(ThreadCtx& t, SharedSlot& slot, const std::source_location& loc,
+void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
                     uint32_t elem_bytes, uint64_t count, const char* type) {
   EngineImpl& e = *t.engine;
   uint64_t base = (e.shared_bytes + 15) & ~15ull;
@@ -531,7 +531,7 @@ void RegisterShared(ThreadCtx& t, SharedSlot& slot, const std::source_location& 
   }
 }
 
-bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, const std::source_location& loc,
+bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc,
                   uint64_t index, uint64_t count, uint32_t elem_bytes, uint32_t piece_bytes,
                   uint32_t pieces, Op op, uint64_t* shadow) {
   EngineImpl& e = *t.engine;
@@ -552,10 +552,7 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, const std::source_locati
     ev.key = t.pend_key;
     ev.addr = addr + p * piece_bytes;
     ev.loc = loc;
-    ev.array = slot.array;
-    ev.width = uint8_t(piece_bytes);
-    ev.op = uint8_t(op);
-    ev.space = uint8_t(Space::Shared);
+    ev.meta = LaneEvent::Meta(slot.array, piece_bytes, op, Space::Shared);
   }
   // Race check, one shadow word per element: block serial, barrier epoch, writer + 1.
   const uint64_t stamp = (e.block_serial << 32) | (uint64_t(e.barrier_epoch & 0xfffff) << 12);
@@ -585,7 +582,7 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, const std::source_locati
   return true;
 }
 
-void SyncThreads(ThreadCtx& t, const std::source_location& loc) {
+void SyncThreads(ThreadCtx& t, std::source_location loc) {
   t.pend_key = NextKey(t, loc, kSyncCode);
   t.pend_loc = loc;
   t.pause = Pause::Barrier;
@@ -596,7 +593,7 @@ void SyncThreads(ThreadCtx& t, const std::source_location& loc) {
 
 namespace {
 uint64_t WarpOp(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, int width,
-                const std::source_location& loc) {
+                std::source_location loc) {
   t.pend_key = NextKey(t, loc, kSyncCode);
   t.pend_loc = loc;
   t.xchg_in = value;
@@ -610,14 +607,14 @@ uint64_t WarpOp(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, 
 }
 }  // namespace
 
-void SyncWarp(ThreadCtx& t, uint32_t mask, const std::source_location& loc) {
+void SyncWarp(ThreadCtx& t, uint32_t mask, std::source_location loc) {
   WarpOp(t, mask, 0, 99, 0, 32, loc);
 }
 uint64_t Shuffle(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, int width,
-                 const std::source_location& loc) {
+                 std::source_location loc) {
   return WarpOp(t, mask, value, mode, arg, width, loc);
 }
-uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, int mode, const std::source_location& loc) {
+uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, int mode, std::source_location loc) {
   return uint32_t(WarpOp(t, mask, pred, 10 + mode, 0, 32, loc));
 }
 

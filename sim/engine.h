@@ -58,13 +58,20 @@ enum class Pause : uint8_t { None, Shared, WarpSync, Barrier, Done };
 
 // One buffered lane access, before the warp's lanes are grouped into an instruction.
 struct LaneEvent {
-  uint64_t key;              // see MakeKey: lanes with equal keys form one instruction
+  uint64_t key;              // see NextKey: lanes with equal keys form one instruction
   uint64_t addr;
   std::source_location loc;  // one pointer; decoded once per instruction
-  int32_t array;
-  uint8_t width;
-  uint8_t op;
-  uint8_t space;
+  uint64_t meta;             // array id, width, op and space in one word (one store, see Meta)
+
+  static constexpr uint64_t Meta(int array, uint32_t width, Op op, Space space) {
+    return uint64_t(uint32_t(array)) | uint64_t(width) << 32 | uint64_t(op) << 40 |
+           uint64_t(space) << 48;
+  }
+  int array() const { return int32_t(uint32_t(meta)); }
+  uint8_t width() const { return uint8_t(meta >> 32); }
+  Op op() const { return Op((meta >> 40) & 0xff); }
+  Space space() const { return Space((meta >> 48) & 0xff); }
+  void SetOp(Op o) { meta = (meta & ~(0xffull << 40)) | uint64_t(o) << 40; }
 };
 
 inline constexpr uint32_t kChunk = 64;  // events a lane buffers before the warp catches up
@@ -96,7 +103,7 @@ inline constexpr uint32_t kSyncCode = 0xf;  // barriers and warp operations
 // The grouping key, one word ordered as (epoch:20, line:16, ordinal in the line:16, column:8,
 // op and space:4): a warp issues the smallest key first. Epochs and ordinals wrap harmlessly
 // (they only need to agree between lanes).
-inline uint64_t NextKey(ThreadCtx& t, const std::source_location& loc, uint32_t code) {
+inline uint64_t NextKey(ThreadCtx& t, std::source_location loc, uint32_t code) {
   const uint32_t line = loc.line();
   t.epoch += line < t.line;          // a jump back: the next loop iteration
   t.ord = line == t.line ? t.ord : 0;  // a new line: ordinals start again
@@ -109,21 +116,18 @@ inline uint32_t KeyEpoch(uint64_t key) { return uint32_t(key >> 44); }
 // Hooks the dialect calls. Global accesses are buffered; shared accesses and warp/block
 // synchronisation pause the fiber so the warp's lanes stay in lockstep there.
 void ChunkCheck(ThreadCtx& t);  // pauses until the warp has consumed this lane's buffer
-void ReportOutOfBounds(ThreadCtx& t, const std::source_location& loc, int array, int64_t index);
-void ReportMisaligned(ThreadCtx& t, const std::source_location& loc, int array, uint64_t addr,
+void ReportOutOfBounds(ThreadCtx& t, std::source_location loc, int array, int64_t index);
+void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                       uint32_t width);
 
-inline void RecordGlobal(ThreadCtx& t, const std::source_location& loc, int array, uint64_t addr,
+inline void RecordGlobal(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                          uint32_t width, Op op) {
   if (t.size == kChunk) ChunkCheck(t);
   LaneEvent& e = t.buf[t.size++];
   e.key = NextKey(t, loc, OpCode(op, Space::Global));
   e.addr = addr;
   e.loc = loc;
-  e.array = array;
-  e.width = uint8_t(width);
-  e.op = uint8_t(op);
-  e.space = uint8_t(Space::Global);
+  e.meta = LaneEvent::Meta(array, width, op, Space::Global);
 }
 
 // Marks the lane's most recent atomic as ATOM (its result was used) instead of RED.
@@ -136,22 +140,22 @@ struct SharedSlot {
   uint64_t base = 0;
 };
 std::string SharedNameAt(const std::string& text, uint32_t line, uint32_t column);
-void RegisterShared(ThreadCtx& t, SharedSlot& slot, const std::source_location& loc,
+void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
                     uint32_t elem_bytes, uint64_t count, const char* type);
 uint64_t Generation(ThreadCtx& t);
 // Pauses until the warp's lanes issue this shared access together, records it and checks
 // races against the shadow word (one per element). Returns false if it must be suppressed.
-bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, const std::source_location& loc,
+bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc,
                   uint64_t index, uint64_t count, uint32_t elem_bytes, uint32_t piece_bytes,
                   uint32_t pieces, Op op, uint64_t* shadow);
 
-void SyncThreads(ThreadCtx& t, const std::source_location& loc);
-void SyncWarp(ThreadCtx& t, uint32_t mask, const std::source_location& loc);
+void SyncThreads(ThreadCtx& t, std::source_location loc);
+void SyncWarp(ThreadCtx& t, uint32_t mask, std::source_location loc);
 // mode: 0 idx, 1 up, 2 down, 3 xor. Returns the value of the source lane.
 uint64_t Shuffle(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, int width,
-                 const std::source_location& loc);
+                 std::source_location loc);
 // Vote: mode 0 all, 1 any, 2 ballot.
-uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, int mode, const std::source_location& loc);
+uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, int mode, std::source_location loc);
 
 }  // namespace detail
 }  // namespace ws::sim

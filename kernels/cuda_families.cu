@@ -39,13 +39,6 @@ const std::vector<CudaFamily>& CudaFamilies() {
 
 std::string VersionText(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
 class Session final : public CudaSession {
  public:
   bool Init(std::string* why) {

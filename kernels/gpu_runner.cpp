@@ -27,14 +27,14 @@ std::unique_ptr<CudaSession> CudaSession::Open(std::string* why) {
 }
 #endif
 
-namespace {
-
 double Median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   const size_t m = v.size() / 2;
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
+
+namespace {
 
 std::string Today() {
   const std::time_t now = std::time(nullptr);

@@ -15,6 +15,9 @@ namespace ws::kernels {
 // ("no CUDA device: ..."). Any CUDA error counts as "no device".
 bool CudaAvailable(std::string* why);
 
+// The median of timed runs (the mean of the middle two for an even count); 0 for none.
+double Median(std::vector<double> v);
+
 // One variant timed on the device.
 struct Timing {
   std::string variant;        // "transpose/naive"

@@ -86,9 +86,25 @@ struct Counters {
   uint64_t lane_accesses = 0;         // lane-level accesses (pieces)
   uint64_t atomic_same_address = 0;   // lanes that hit an address another lane of the instruction also hit
 
+  // Totals over op kinds: global ld + st + atom + red, shared ld + st.
+  uint64_t GlobalRequests() const { return Sum(global_requests); }
+  uint64_t GlobalSectors() const { return Sum(global_sectors); }
+  uint64_t GlobalIdealSectors() const { return Sum(global_ideal_sectors); }
+  uint64_t SharedInst() const { return Sum(shared_inst); }
+  uint64_t SharedWavefronts() const { return Sum(shared_wavefronts); }
+  uint64_t SharedIdealWavefronts() const { return Sum(shared_ideal_wavefronts); }
+
   Counters& operator+=(const Counters& o);
   void Add(const WarpInstruction& ins);
   double AverageActiveLanes() const { return mem_inst ? double(mem_active_lanes) / mem_inst : 0.0; }
+
+ private:
+  template <size_t N>
+  static uint64_t Sum(const uint64_t (&v)[N]) {
+    uint64_t s = 0;
+    for (uint64_t x : v) s += x;
+    return s;
+  }
 };
 
 enum class FindingKind : uint8_t {

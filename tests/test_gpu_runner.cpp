@@ -24,6 +24,12 @@ GpuRunner::Status WaitDone(const GpuRunner& r) {
   return r.Poll();
 }
 
+TEST(Median, OddCountIsTheMiddleRunEvenCountTheMeanOfTheMiddleTwo) {
+  EXPECT_EQ(Median({0.9, 0.3, 0.5}), 0.5);        // sorted 0.3 0.5 0.9
+  EXPECT_EQ(Median({4.0, 1.0, 3.0, 2.0}), 2.5);   // sorted 1 2 3 4: (2 + 3) / 2
+  EXPECT_EQ(Median({}), 0.0);                    // no runs
+}
+
 TEST(GpuRunner, WithoutDeviceReportsNoCudaDeviceAndFinishes) {
   std::string why;
   if (CudaAvailable(&why)) GTEST_SKIP() << "a CUDA device is present";

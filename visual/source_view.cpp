@@ -49,14 +49,13 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
     }
     if (c) {
       char buf[96];
-      const uint64_t sec = c->global_sectors[0] + c->global_sectors[1] + c->global_sectors[2] + c->global_sectors[3];
-      const uint64_t ideal = c->global_ideal_sectors[0] + c->global_ideal_sectors[1] + c->global_ideal_sectors[2] +
-                             c->global_ideal_sectors[3];
-      const uint64_t wf = c->shared_wavefronts[0] + c->shared_wavefronts[1];
+      const uint64_t sec = c->GlobalSectors();
+      const uint64_t ideal = c->GlobalIdealSectors();
+      const uint64_t wf = c->SharedWavefronts();
       if (sec) std::snprintf(buf, sizeof buf, "%llu/%llu s", (unsigned long long)sec, (unsigned long long)ideal);
       else std::snprintf(buf, sizeof buf, "%llu wf", (unsigned long long)wf);
       ImGui::SameLine(std::max(w - counter_w, ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + 10 * scale));
-      const bool wasteful = sec > ideal || wf > c->shared_ideal_wavefronts[0] + c->shared_ideal_wavefronts[1];
+      const bool wasteful = sec > ideal || wf > c->SharedIdealWavefronts();
       ImGui::TextColored(wasteful ? ImVec4(kConflict.r / 255.f, kConflict.g / 255.f, kConflict.b / 255.f, 1)
                                   : ImVec4(0.6f, 0.6f, 0.6f, 1),
                          "%s", buf);

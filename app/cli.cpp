@@ -6,6 +6,9 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <climits>
+#include <cstdint>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -21,9 +24,22 @@
 namespace ws::app {
 namespace {
 
+// A whole decimal integer from `lo` to `hi`, or BadRequest naming the flag: no empty value, no
+// hexadecimal, no exponent, no wrap-around.
+int64_t ParseInteger(const std::string& flag, const std::string& text, int64_t lo, int64_t hi) {
+  int64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || (ec != std::errc() && ec != std::errc::result_out_of_range) || ptr != end)
+    throw kernels::BadRequest(flag + " '" + text + "' is not a decimal integer");
+  if (ec == std::errc::result_out_of_range || v < lo || v > hi)
+    throw kernels::BadRequest(flag + " " + text + " is out of range: it must be from " + std::to_string(lo) +
+                              " to " + std::to_string(hi));
+  return v;
+}
+
 kernels::Block ParseBlock(const std::string& s) {
   kernels::Block b;
-  if (s.empty()) return b;
   unsigned v[3] = {0, 1, 1};
   int parts = 0;
   size_t pos = 0;
@@ -38,7 +54,7 @@ kernels::Block ParseBlock(const std::string& s) {
     pos = end + 1;
   }
   if (!ok || v[0] == 0 || v[1] == 0 || v[2] == 0)
-    throw kernels::BadRequest("block shape '" + s + "' is not X, XxY or XxYxZ with positive numbers");
+    throw kernels::BadRequest("--shape '" + s + "' is not X, XxY or XxYxZ with positive numbers");
   b.x = v[0]; b.y = v[1]; b.z = v[2];
   return b;
 }
@@ -156,10 +172,26 @@ int Bench(const std::string& what, int n, int runs, const std::string& json_path
     if (files.empty())
       throw kernels::BadRequest("no recorded results in " + (AssetsDir() / "recorded").string());
     const auto ids = BenchIds(what);
+    std::vector<int> sizes;  // recorded sizes of the variants asked for, at any n
     for (auto& [path, r] : files) {
       std::erase_if(r.timings, [&](const kernels::Timing& t) {
-        return std::find(ids.begin(), ids.end(), t.variant) == ids.end() || (n > 0 && t.n != n);
+        return std::find(ids.begin(), ids.end(), t.variant) == ids.end();
       });
+      for (const auto& t : r.timings) sizes.push_back(t.n);
+      std::erase_if(r.timings, [&](const kernels::Timing& t) { return n > 0 && t.n != n; });
+    }
+    std::erase_if(files, [](const RecordedFile& f) { return f.report.timings.empty(); });
+    if (files.empty()) {
+      const std::string asked = what.empty() ? "any variant" : what;
+      if (sizes.empty()) throw kernels::BadRequest("no recorded result for " + asked);
+      std::sort(sizes.begin(), sizes.end());
+      sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+      std::string list;
+      for (int s : sizes) list += (list.empty() ? "" : ", ") + std::to_string(s);
+      throw kernels::BadRequest("no recorded result for " + asked + " at n=" + std::to_string(n) +
+                                "; recorded sizes: " + list);
+    }
+    for (const auto& [path, r] : files) {
       PrintBench(std::cout, r);
       std::cout << "(from " << path << ")\n";
     }
@@ -205,37 +237,37 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
 
   auto* list = app.add_subcommand("list", "families and variants");
 
-  std::string id;
-  std::optional<int> n;
-  std::string block_shape;
+  // Numbers are taken as text and parsed strictly (ParseInteger) after the command line is read:
+  // an empty value, hexadecimal or an exponent is an error, never a default.
+  // One name per meaning, here and in the GUI: --block is a block index, --shape a block shape.
+  std::string id, n_text, shape, block_text, warp_text, steps_text, runs_text;
   bool json = false, csv = false;
   auto* stats = app.add_subcommand("stats", "simulate a whole launch and print its counters");
   stats->add_option("variant", id, "FAMILY/VARIANT, e.g. transpose/naive")->required();
-  stats->add_option("--n", n, "problem size (default: the family's teaching size)");
-  stats->add_option("--block", block_shape, "block shape XxY (default: the variant's own)");
+  auto* stats_n = stats->add_option("--n", n_text, "problem size (default: the family's teaching size)");
+  auto* stats_shape = stats->add_option("--shape", shape, "block shape X, XxY or XxYxZ (default: the variant's own)");
+  std::string stats_block;  // the old name of --shape: refused with a pointer to the new one
+  auto* stats_old_block = stats->add_option("--block", stats_block)->group("");
   stats->add_flag("--json", json, "JSON with Nsight Compute metric names");
 
-  unsigned trace_block = 0, trace_warp = 0;
-  size_t steps = 64;
   auto* trace = app.add_subcommand("trace", "one warp's memory instructions in order");
   trace->add_option("variant", id, "FAMILY/VARIANT")->required();
-  trace->add_option("--n", n, "problem size (default: the family's teaching size)");
-  trace->add_option("--block", trace_block, "linear block index")->required();
-  trace->add_option("--warp", trace_warp, "warp index within the block")->required();
-  trace->add_option("--shape", block_shape, "block shape XxY (default: the variant's own)");
-  trace->add_option("--steps", steps, "how many instructions to print (default 64)");
+  auto* trace_n = trace->add_option("--n", n_text, "problem size (default: the family's teaching size)");
+  trace->add_option("--block", block_text, "linear block index")->required();
+  trace->add_option("--warp", warp_text, "warp index within the block")->required();
+  auto* trace_shape = trace->add_option("--shape", shape, "block shape X, XxY or XxYxZ (default: the variant's own)");
+  auto* trace_steps = trace->add_option("--steps", steps_text, "how many instructions to print (default 64)");
   auto* fmt = trace->add_option_group("format");
   fmt->add_flag("--json", json, "JSON");
   fmt->add_flag("--csv", csv, "CSV, one row per instruction");
   fmt->require_option(0, 1);
 
   std::string bench_what, bench_json;
-  int bench_runs = 10;
   bool bench_recorded = false, bench_single = false;
   auto* bench = app.add_subcommand("bench", "time variants on the GPU and check them against the CPU");
   bench->add_option("what", bench_what, "FAMILY or FAMILY/VARIANT (default: every variant)");
-  bench->add_option("--n", n, "problem size (default: each family's timing size)")->check(CLI::PositiveNumber);
-  bench->add_option("--runs", bench_runs, "timed runs per variant (default 10)")->check(CLI::PositiveNumber);
+  auto* bench_n = bench->add_option("--n", n_text, "problem size (default: each family's timing size)");
+  auto* bench_runs = bench->add_option("--runs", runs_text, "timed runs per variant, 1 to 1000 (default 10)");
   bench->add_option("--json", bench_json, "also write the results as JSON to this file");
   bench->add_flag("--recorded", bench_recorded, "show the results recorded on a device (assets/recorded)");
   bench->add_flag("--single-launch", bench_single,
@@ -267,26 +299,42 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       }
       return kOk;
     }
+    const bool n_given = stats_n->count() || trace_n->count() || bench_n->count();
+    const int n = n_given ? int(ParseInteger("--n", n_text, 1, INT_MAX)) : 0;  // 0: the family's default
+    if (stats_old_block->count())
+      throw kernels::BadRequest("stats has no --block: the block shape is --shape (--block is a block index, in trace)");
+    if ((stats_shape->count() || trace_shape->count()) && shape.empty())
+      throw kernels::BadRequest("--shape '' is not X, XxY or XxYxZ with positive numbers");
     if (*stats || *trace) {
       auto v = kernels::FindVariant(id);
       kernels::RunRequest r;
-      r.n = n ? *n : v.family->info.teaching_n;
-      r.block = ParseBlock(block_shape);
+      r.n = n ? n : v.family->info.teaching_n;
+      kernels::ValidateSize(*v.family, r.n);
+      if (!shape.empty()) r.block = ParseBlock(shape);
       sim::LaunchOptions opt;
+      size_t steps = 64;
       if (*stats) {
         opt.selection.kind = sim::Selection::Kind::None;
       } else {
-        opt.selection = {sim::Selection::Kind::Warp, trace_block, trace_warp};
+        const auto block = uint32_t(ParseInteger("--block", block_text, 0, UINT32_MAX));
+        const auto warp = uint32_t(ParseInteger("--warp", warp_text, 0, UINT32_MAX));
+        if (trace_steps->count()) steps = size_t(ParseInteger("--steps", steps_text, 1, 1000000000));
+        opt.selection = {sim::Selection::Kind::Warp, block, warp};
+        // The grid follows from the launch: check the indices as it starts, before any block runs.
+        opt.before_launch = [block, warp](const sim::LaunchShape& s) {
+          if (block >= s.grid.Count())
+            throw kernels::BadRequest("--block " + std::to_string(block) + " is outside the grid of " +
+                                      std::to_string(s.grid.Count()) + " blocks (0 to " +
+                                      std::to_string(s.grid.Count() - 1) + ")");
+          const uint64_t warps = (s.block.Count() + sim::kWarpSize - 1) / sim::kWarpSize;
+          if (warp >= warps)
+            throw kernels::BadRequest("--warp " + std::to_string(warp) + " is outside a block of " +
+                                      std::to_string(s.block.Count()) + " threads (warps 0 to " +
+                                      std::to_string(warps - 1) + ")");
+        };
       }
       auto o = kernels::Simulate(v, r, opt);
       if (*trace) {
-        const auto& s = o.trace.shape;
-        if (trace_block >= s.grid.Count())
-          throw kernels::BadRequest("block " + std::to_string(trace_block) + " is outside the grid of " +
-                                    std::to_string(s.grid.Count()) + " blocks");
-        if (trace_warp * 32 >= s.block.Count())
-          throw kernels::BadRequest("warp " + std::to_string(trace_warp) + " is outside a block of " +
-                                    std::to_string(s.block.Count()) + " threads");
         if (json) std::cout << TraceJson(o, steps).dump(1) << "\n";
         else if (csv) PrintTraceCsv(std::cout, o, steps);
         else PrintTrace(std::cout, o, steps);
@@ -297,7 +345,10 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       }
       return Fail(o);
     }
-    if (*bench) return Bench(bench_what, n.value_or(0), bench_runs, bench_json, bench_recorded, bench_single);
+    if (*bench) {
+      const int runs = bench_runs->count() ? int(ParseInteger("--runs", runs_text, 1, 1000)) : 10;
+      return Bench(bench_what, n, runs, bench_json, bench_recorded, bench_single);
+    }
     if (gui_cmd && *gui_cmd) {
       std::vector<std::string> rest = gui_cmd->remaining();
       std::vector<char*> args{argv[0]};

@@ -100,17 +100,32 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
                   "    line %4u: %8llu global req, %10llu sectors (ideal %llu), %8llu shared inst, "
                   "%8llu wavefronts\n",
                   line,
-                  static_cast<unsigned long long>(c.global_requests[0] + c.global_requests[1] + c.global_requests[2] + c.global_requests[3]),
-                  static_cast<unsigned long long>(c.global_sectors[0] + c.global_sectors[1] + c.global_sectors[2] + c.global_sectors[3]),
-                  static_cast<unsigned long long>(c.global_ideal_sectors[0] + c.global_ideal_sectors[1] + c.global_ideal_sectors[2] + c.global_ideal_sectors[3]),
-                  static_cast<unsigned long long>(c.shared_inst[0] + c.shared_inst[1]),
-                  static_cast<unsigned long long>(c.shared_wavefronts[0] + c.shared_wavefronts[1]));
+                  static_cast<unsigned long long>(c.GlobalRequests()),
+                  static_cast<unsigned long long>(c.GlobalSectors()),
+                  static_cast<unsigned long long>(c.GlobalIdealSectors()),
+                  static_cast<unsigned long long>(c.SharedInst()),
+                  static_cast<unsigned long long>(c.SharedWavefronts()));
     out << b;
   }
-  for (const auto& f : t.findings)
-    out << "  " << (sim::IsError(f.kind) ? "error" : "warning") << " [" << sim::ToString(f.kind)
-        << "] " << f.message << (f.occurrences > 1 ? " (" + std::to_string(f.occurrences) + " times)" : "")
-        << "\n";
+  PrintFindings(out, t);
+}
+
+void PrintFindings(std::ostream& out, const sim::Trace& t) {
+  auto dim = [](const sim::Dim3& d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+  };
+  for (const auto& f : t.findings) {
+    out << "  " << (sim::IsError(f.kind) ? "error" : "warning") << " [" << sim::ToString(f.kind) << "]";
+    if (f.site >= 0 && size_t(f.site) < t.sites.size()) out << " line " << t.sites[f.site].line << ",";
+    // A refused launch ran no thread: it has no block or thread to name.
+    if (f.kind != sim::FindingKind::LaunchLimit)
+      out << " block " << dim(f.block) << ", thread " << dim(f.thread) << ",";
+    if (f.array >= 0 && size_t(f.array) < t.arrays.size()) out << " array " << t.arrays[f.array].name << ",";
+    if (f.address) out << " address " << Hex(f.address) << ",";
+    out << " " << f.message;
+    if (f.occurrences > 1) out << " (" << f.occurrences << " times)";
+    out << "\n";
+  }
 }
 
 nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps) {
@@ -188,6 +203,9 @@ void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps) {
   }
   if (t.instructions.size() > steps)
     out << "(" << t.instructions.size() - steps << " more instructions; --steps shows more)\n";
+  if (t.truncated) out << "(the trace stopped at its cap of " << t.instructions.size() << " instructions)\n";
+  if (!t.findings.empty()) out << "findings:\n";
+  PrintFindings(out, t);
 }
 
 }  // namespace ws::app

@@ -13,6 +13,10 @@ nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest
 void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::RunRequest& r,
                 const kernels::SimOutcome& o);
 
+// Every finding, one line each: severity, kind, source line, block, thread, array, address and
+// the message. Fields a finding does not have (a refused launch has no line) are left out.
+void PrintFindings(std::ostream& out, const sim::Trace& t);
+
 nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps);
 void PrintTraceCsv(std::ostream& out, const kernels::SimOutcome& o, size_t steps);
 void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps);

@@ -661,6 +661,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
     return refuse("block dimensions are over 1024 x 1024 x 64");
   if (s.grid.y > 65535 || s.grid.z > 65535 || s.grid.x > 0x7fffffffu)
     return refuse("grid dimensions are over 2^31-1 x 65535 x 65535");
+  if (e.opt.before_launch) e.opt.before_launch(s);
   e.body = std::move(body);
   for (uint32_t bz = 0; bz < s.grid.z && !e.abort; ++bz)
     for (uint32_t by = 0; by < s.grid.y && !e.abort; ++by)

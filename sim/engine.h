@@ -20,6 +20,9 @@ struct LaunchOptions {
   // Reads a kernel source file by the name the compiler recorded; used to name shared
   // arrays after the variable in the source. May be empty.
   std::function<std::string(const std::string& file)> source_text;
+  // Called with a launch's shape after its hardware limits are checked and before any block
+  // runs; it may throw to refuse the launch (the CLI checks a traced block and warp this way).
+  std::function<void(const LaunchShape&)> before_launch;
 };
 
 namespace detail { struct ThreadCtx; class EngineImpl; }

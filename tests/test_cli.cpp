@@ -49,11 +49,11 @@ TEST(Cli, SizeOverTheMemoryCapIsExitCode2) {
 }
 
 TEST(Cli, BlockShapeTheVariantCannotTakeIsExitCode2) {
-  auto r = RunCli("stats transpose/shared --n 64 --block 16x16");
+  auto r = RunCli("stats transpose/shared --n 64 --shape 16x16");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("32x32"), std::string::npos) << r.out;
-  EXPECT_EQ(RunCli("stats transpose/shared --n 64 --block 0x4").code, 2);
-  EXPECT_EQ(RunCli("stats transpose/shared --n 64 --block banana").code, 2);
+  EXPECT_EQ(RunCli("stats transpose/shared --n 64 --shape 0x4").code, 2);
+  EXPECT_EQ(RunCli("stats transpose/shared --n 64 --shape banana").code, 2);
 }
 
 TEST(Cli, TraceOfAWarpOutsideTheBlockIsExitCode2) {
@@ -97,4 +97,91 @@ TEST(Cli, ListNamesEveryTransposeVariant) {
   ASSERT_EQ(r.code, 0);
   for (const char* v : {"transpose/copy", "transpose/naive", "transpose/shared", "transpose/shared_padded"})
     EXPECT_NE(r.out.find(v), std::string::npos) << v;
+}
+
+// ---- edge cases: each one line on stderr and exit code 2, before anything is simulated ----
+
+namespace {
+int Lines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+bool Has(const Result& r, const std::string& part) { return r.out.find(part) != std::string::npos; }
+}  // namespace
+
+TEST(Cli, WarpIndexThatWouldWrapAroundIsRefused) {
+  // 134217728 x 32 = 2^32: as a 32-bit thread index it wrapped to warp 0.
+  auto r = RunCli("trace transpose/naive --n 64 --block 0 --warp 134217728");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(Lines(r.out), 1) << r.out;
+  EXPECT_TRUE(Has(r, "--warp 134217728 is outside a block of 1024 threads (warps 0 to 31)")) << r.out;
+}
+
+TEST(Cli, BlockIndexOutsideTheGridNamesTheGrid) {
+  // shortcut v0 at n=1024: 16x16 blocks, a 64x64 grid of 4096 blocks. The refusal comes as the
+  // launch starts (ReportTest's LaunchHook tests show no block runs before it).
+  auto r = RunCli("trace shortcut/v0 --n 1024 --block 999999 --warp 0");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_EQ(Lines(r.out), 1) << r.out;
+  EXPECT_TRUE(Has(r, "--block 999999 is outside the grid of 4096 blocks (0 to 4095)")) << r.out;
+}
+
+TEST(Cli, EmptyValuesAreRefusedNotReplacedByDefaults) {
+  for (const char* args : {"stats transpose/naive --n ''", "trace transpose/naive --block '' --warp 0",
+                           "trace transpose/naive --block 0 --warp ''", "stats transpose/naive --shape ''",
+                           "trace transpose/naive --block 0 --warp 0 --steps ''"}) {
+    auto r = RunCli(args);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.out;
+    EXPECT_EQ(Lines(r.out), 1) << args << ": " << r.out;
+    EXPECT_TRUE(Has(r, "''")) << args << ": " << r.out;
+  }
+}
+
+TEST(Cli, NumbersMustBeDecimalIntegers) {
+  auto hex = RunCli("stats transpose/naive --n 0x40");
+  EXPECT_EQ(hex.code, 2);
+  EXPECT_TRUE(Has(hex, "--n '0x40' is not a decimal integer")) << hex.out;
+  auto exponent = RunCli("trace transpose/naive --block 0 --warp 0 --steps 1e20");
+  EXPECT_EQ(exponent.code, 2);
+  EXPECT_TRUE(Has(exponent, "--steps '1e20' is not a decimal integer")) << exponent.out;
+  EXPECT_EQ(RunCli("stats transpose/naive --n 64.0").code, 2);
+  EXPECT_EQ(RunCli("stats transpose/naive --n ' 64'").code, 2);
+}
+
+TEST(Cli, NegativeStepsAreOutOfRangeNotAll) {
+  auto r = RunCli("trace transpose/naive --block 0 --warp 0 --steps -1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(Lines(r.out), 1) << r.out;
+  EXPECT_TRUE(Has(r, "--steps -1 is out of range: it must be from 1 to 1000000000")) << r.out;
+}
+
+TEST(Cli, BenchRunsOutOfRangeGivesAShortMessageInIntegers) {
+  auto r = RunCli("bench --runs 0");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "warpscope: --runs 0 is out of range: it must be from 1 to 1000\n");
+  EXPECT_EQ(RunCli("bench --runs 1001").code, 2);
+}
+
+TEST(Cli, RecordedBenchAtASizeNeverRecordedNamesTheRecordedSizes) {
+  // assets/recorded/NVIDIA_H200.json holds n = 4096, 8192, 16384 (matrices) and 16777216,
+  // 67108864 (element counts); transpose/naive only at 8192.
+  auto all = RunCli("bench --recorded --n 7");
+  EXPECT_EQ(all.code, 2);
+  EXPECT_EQ(all.out, "warpscope: no recorded result for any variant at n=7; recorded sizes: 4096, 8192, 16384, "
+                     "16777216, 67108864\n");
+  auto one = RunCli("bench transpose/naive --recorded --n 7");
+  EXPECT_EQ(one.code, 2);
+  EXPECT_TRUE(Has(one, "no recorded result for transpose/naive at n=7; recorded sizes: 8192")) << one.out;
+}
+
+TEST(Cli, BlockIsAnIndexAndShapeIsAShapeInEveryCommand) {
+  auto old = RunCli("stats transpose/naive --n 64 --block 16x16");
+  EXPECT_EQ(old.code, 2);
+  EXPECT_TRUE(Has(old, "--shape")) << old.out;
+  // The same shape flag in stats and trace. transpose/shared_rows at n=64: 32x4 threads per
+  // 32x32 tile, a 2x2 grid of 4 blocks of 128 threads (4 warps each).
+  EXPECT_EQ(RunCli("stats transpose/shared_rows --n 64 --shape 32x4").code, 0);
+  auto trace = RunCli("trace transpose/shared_rows --n 64 --shape 32x4 --block 3 --warp 3 --steps 1 --csv");
+  EXPECT_EQ(trace.code, 0) << trace.out;
+  EXPECT_TRUE(Has(RunCli("trace transpose/shared_rows --n 64 --shape 32x4 --block 4 --warp 0"),
+                  "--block 4 is outside the grid of 4 blocks"));
+  EXPECT_TRUE(Has(RunCli("trace transpose/shared_rows --n 64 --shape 32x4 --block 0 --warp 4"),
+                  "--warp 4 is outside a block of 128 threads"));
 }

@@ -15,8 +15,8 @@ target_link_libraries(ws_visual PUBLIC ws_sim PkgConfig::WS_IMGUI OpenGL::GL)
 # The backends' headers include "imgui.h" by name.
 target_include_directories(ws_visual PUBLIC /usr/include/imgui /usr/include/imgui/backends)
 
-target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_settings.cpp app/gui_worker.cpp app/gui_capture.cpp)
+target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_worker.cpp app/gui_capture.cpp)
 target_include_directories(warpscope PRIVATE ${WS_STB_INCLUDE})
 target_compile_definitions(warpscope PRIVATE WARPSCOPE_WITH_GUI)
 find_package(Threads REQUIRED)
-target_link_libraries(warpscope PRIVATE ws_visual PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)
+target_link_libraries(warpscope PRIVATE ws_visual ws_settings PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)

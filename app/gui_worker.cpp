@@ -1,7 +1,6 @@
 // Simulation worker (see gui_worker.h).
 #include "app/gui_worker.h"
 
-#include <chrono>
 #include <utility>
 
 namespace ws::app {
@@ -33,11 +32,6 @@ std::vector<SimResult> SimWorker::Poll() {
   return std::exchange(done_, {});
 }
 
-bool SimWorker::Busy() const {
-  std::lock_guard lock(mutex_);
-  return running_ > 0 || !queue_.empty();
-}
-
 void SimWorker::Loop() {
   for (;;) {
     SimJob job;
@@ -47,11 +41,9 @@ void SimWorker::Loop() {
       if (stop_) return;
       job = std::move(queue_.front());
       queue_.pop_front();
-      ++running_;
     }
     SimResult r;
     r.job = job;
-    const auto t0 = std::chrono::steady_clock::now();
     try {
       const auto ref = kernels::FindVariant(job.variant);
       kernels::RunRequest req;
@@ -64,9 +56,7 @@ void SimWorker::Loop() {
     } catch (const std::exception& e) {
       r.error = e.what();
     }
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::lock_guard lock(mutex_);
-    --running_;
     done_.push_back(std::move(r));
   }
 }

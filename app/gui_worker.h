@@ -25,7 +25,6 @@ struct SimResult {
   SimJob job;
   std::shared_ptr<kernels::SimOutcome> outcome;  // null on error
   std::string error;
-  double seconds = 0;
 };
 
 class SimWorker {
@@ -34,16 +33,14 @@ class SimWorker {
   ~SimWorker();
   void Submit(SimJob job);
   std::vector<SimResult> Poll();
-  bool Busy() const;
 
  private:
   void Loop();
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<SimJob> queue_;
   std::vector<SimResult> done_;
   bool stop_ = false;
-  int running_ = 0;
   std::thread thread_;
 };
 

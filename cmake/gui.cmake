@@ -10,12 +10,13 @@ find_path(WS_STB_INCLUDE stb_image_write.h PATH_SUFFIXES stb REQUIRED)
 add_library(ws_visual STATIC
   visual/layout.cpp visual/palette.cpp visual/steps.cpp
   visual/memory_grid.cpp visual/warp_lanes.cpp visual/banks.cpp
-  visual/source_view.cpp visual/counters.cpp visual/timeline.cpp)
+  visual/source_view.cpp visual/counters.cpp visual/timeline.cpp visual/fault_banner.cpp)
 target_link_libraries(ws_visual PUBLIC ws_sim PkgConfig::WS_IMGUI OpenGL::GL)
 # The backends' headers include "imgui.h" by name.
 target_include_directories(ws_visual PUBLIC /usr/include/imgui /usr/include/imgui/backends)
 
-target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_worker.cpp app/gui_capture.cpp)
+target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_app.cpp app/gui_script.cpp app/gui_bench.cpp
+  app/gui_worker.cpp app/gui_capture.cpp)
 target_include_directories(warpscope PRIVATE ${WS_STB_INCLUDE})
 target_compile_definitions(warpscope PRIVATE WARPSCOPE_WITH_GUI)
 find_package(Threads REQUIRED)

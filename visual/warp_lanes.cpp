@@ -28,10 +28,6 @@ std::string CostCaption(const sim::WarpInstruction& ins) {
   return buf;
 }
 
-float WarpLanesView::Height(float scale) {
-  return ImGui::GetTextLineHeightWithSpacing() * 3.0f + 30.0f * scale;
-}
-
 void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed) {
   const sim::WarpInstruction* ins = frame.Focus();
   if (!frame.trace || !ins) {

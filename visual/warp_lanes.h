@@ -15,8 +15,6 @@ std::string CostCaption(const sim::WarpInstruction& ins);
 class WarpLanesView {
  public:
   void Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed);
-  // Height the view needs at this scale.
-  static float Height(float scale);
 
  private:
   bool show_addresses_ = false;

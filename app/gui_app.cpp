@@ -1,0 +1,717 @@
+// The desktop program's window (see gui_app.h).
+// Sections: panes and stepping · the program · keys · timings · layout of one frame · main loop.
+#include "app/gui_app.h"
+
+#define GL_GLEXT_PROTOTYPES
+#include <GL/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "app/cli.h"
+#include "app/gui_bench.h"
+#include "app/gui_script.h"
+#include "visual/palette.h"
+#include "visual/steps.h"
+
+namespace ws::app {
+namespace {
+
+// ---- panes and stepping ----
+
+uint64_t g_version = 1;
+
+void RebuildFrame(Pane& p, const visual::Playback& pb) {
+  p.frame = {};
+  p.frame.pane = p.name;
+  p.frame.version = ++g_version;
+  if (!p.outcome) return;
+  const sim::Trace& t = p.outcome->trace;
+  p.frame.trace = &t;
+  p.steps = visual::WarpSteps(t, pb.block, pb.warp);
+  p.step = std::clamp(p.step, 0, std::max(int(p.steps.size()) - 1, 0));
+  if (p.steps.empty()) return;
+  p.frame.current.push_back(&t.instructions[p.steps[p.step]]);
+  for (int k = p.step - 1; k >= 0 && k >= p.step - 8; --k) p.frame.trail.push_back(&t.instructions[p.steps[k]]);
+  for (int k = 0; k <= p.step; ++k) p.frame.history.push_back(&t.instructions[p.steps[k]]);
+  if (pb.whole_block) {
+    const uint32_t warps = uint32_t((t.shape.block.Count() + 31) / 32);
+    for (uint32_t w = 0; w < warps; ++w) {
+      if (w == pb.warp) continue;
+      const auto other = visual::WarpSteps(t, pb.block, w);
+      if (p.step < int(other.size())) p.frame.current.push_back(&t.instructions[other[p.step]]);
+      for (int k = 0; k <= p.step && k < int(other.size()); ++k) p.frame.history.push_back(&t.instructions[other[k]]);
+    }
+  }
+}
+
+const sim::Finding* FirstError(const Pane& p) {
+  if (!p.outcome) return nullptr;
+  for (const auto& f : p.outcome->trace.findings)
+    if (sim::IsError(f.kind)) return &f;
+  return nullptr;
+}
+
+// The catalog's variant named `id`, or none.
+std::optional<kernels::VariantRef> Lookup(const std::string& id) {
+  try {
+    return kernels::FindVariant(id);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+kernels::VariantRef FirstVariant() {
+  const auto& f = kernels::Catalog().front();  // the catalog registers at least one family
+  return {&f, &f.info.variants.front()};
+}
+
+// The variant after `v` in its family (or `v` itself when it is the last).
+kernels::VariantRef NextInFamily(const kernels::VariantRef& v) {
+  const auto& vs = v.family->info.variants;
+  const size_t i = size_t(v.variant - vs.data());
+  return {v.family, &vs[std::min(i + 1, vs.size() - 1)]};
+}
+
+std::string FamilyOf(const std::string& id) { return id.substr(0, id.find('/')); }
+
+}  // namespace
+
+bool Pane::HasShared() const {
+  if (!outcome) return false;
+  for (const auto& a : outcome->trace.arrays)
+    if (a.space == sim::Space::Shared) return true;
+  return false;
+}
+
+// ---- the program ----
+
+Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
+    : opt_(std::move(opt)), settings_(std::move(settings)), message_(std::move(settings_message)) {
+  start_ = Clock::now();
+  scale_ = opt_.scale > 0 ? opt_.scale : settings_.scale;
+  scale_ = std::clamp(scale_, 0.5f, 4.0f);
+  pane_[0].name = "A";
+  pane_[1].name = "B";
+  std::string a = !opt_.variant.empty() ? opt_.variant : !settings_.variant.empty() ? settings_.variant : kDefaultVariant;
+  std::string b = !opt_.compare.empty() ? opt_.compare : !settings_.compare.empty() ? settings_.compare : kDefaultCompare;
+  compare_on_ = opt_.no_compare ? false : !opt_.compare.empty() ? true : opt_.variant.empty() ? settings_.compare_on : false;
+  auto ref_a = Lookup(a);
+  if (!ref_a) {
+    ref_a = FirstVariant();
+    if (!opt_.variant.empty()) message_ = "unknown variant '" + a + "'; showing " + ref_a->Id();
+  }
+  auto ref_b = Lookup(b);
+  if (!ref_b || ref_b->family != ref_a->family) {
+    if (!opt_.compare.empty())
+      message_ = "variant B '" + b + "' is not in " + ref_a->family->info.name + "; comparing with the next variant";
+    ref_b = NextInFamily(*ref_a);
+  }
+  pane_[0].variant = *ref_a;
+  pane_[1].variant = *ref_b;
+  n_ = opt_.n;
+  pb_.block = uint32_t(std::max(opt_.block, 0));
+  pb_.warp = uint32_t(std::max(opt_.warp, 0));
+  pb_.whole_block = opt_.whole_block;
+  focus_ = opt_.focus == "B" && compare_on_ ? 1 : 0;
+  cuda_ = kernels::CudaAvailable(&cuda_why_);
+}
+
+bool Gui::InitWindow() {
+  glfwSetErrorCallback([](int code, const char* what) { std::cerr << "warpscope: GLFW error " << code << ": " << what << "\n"; });
+  if (!glfwInit()) {
+    std::cerr << "warpscope: cannot open a window (no display?); the CLI still works: warpscope --help\n";
+    return false;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
+  int w = settings_.width, h = settings_.height;
+  if (!opt_.size.empty() && std::sscanf(opt_.size.c_str(), "%dx%d", &w, &h) != 2) {
+    message_ = "--size '" + opt_.size + "' is not WIDTHxHEIGHT; using 1600x1000";
+    w = 1600;
+    h = 1000;
+  }
+  w = std::clamp(w, 320, 16384);
+  h = std::clamp(h, 240, 16384);
+  window_ = glfwCreateWindow(w, h, "warpscope", nullptr, nullptr);
+  if (!window_) {
+    std::cerr << "warpscope: cannot create an OpenGL 3.3 window\n";
+    glfwTerminate();
+    return false;
+  }
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(opt_.benchmark_frames || !opt_.screenshot.empty() ? 0 : 1);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  // Scripted runs must not depend on where the pointer happens to be (Xvfb puts it mid-screen).
+  if (!opt_.screenshot.empty() || opt_.benchmark_frames) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  if (opt_.fullscreen) ToggleFullscreen();
+  return true;
+}
+
+// Full screen on the primary monitor, or back to the window's last place and size.
+void Gui::ToggleFullscreen() {
+  GLFWmonitor* mon = glfwGetPrimaryMonitor();
+  if (!fullscreen_ && mon) {
+    glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+    const GLFWvidmode* mode = glfwGetVideoMode(mon);
+    glfwSetWindowMonitor(window_, mon, 0, 0, mode->width, mode->height, mode->refreshRate);
+    fullscreen_ = true;
+  } else if (fullscreen_) {
+    glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], windowed_[2], windowed_[3], 0);
+    fullscreen_ = false;
+  }
+}
+
+void Gui::LoadFonts() {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
+  const std::string dir = "/usr/share/fonts/truetype/dejavu/";
+  ImFontConfig cfg;
+  cfg.OversampleH = 2;
+  ImFont* sans = nullptr;
+  if (std::filesystem::exists(dir + "DejaVuSans.ttf"))
+    sans = io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans.ttf").c_str(), 16.0f * scale_, &cfg, ranges);
+  if (!sans) {
+    ImFontConfig def;
+    def.SizePixels = 13.0f * scale_;
+    io.Fonts->AddFontDefault(&def);
+    if (message_.empty()) message_ = "DejaVu fonts not found (apt install fonts-dejavu-core): using the built-in font";
+  }
+  mono_ = std::filesystem::exists(dir + "DejaVuSansMono.ttf")
+              ? io.Fonts->AddFontFromFileTTF((dir + "DejaVuSansMono.ttf").c_str(), 15.0f * scale_, &cfg, ranges)
+              : nullptr;
+  big_ = std::filesystem::exists(dir + "DejaVuSans-Bold.ttf")
+             ? io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), 19.0f * scale_, &cfg, ranges)
+             : nullptr;
+  io.Fonts->Build();
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  ImGuiStyle style;
+  ImGui::StyleColorsDark(&style);
+  style.WindowRounding = 0;
+  style.FrameRounding = 3;
+  style.ScaleAllSizes(scale_);
+  ImGui::GetStyle() = style;
+  fonts_dirty_ = false;
+}
+
+void Gui::Request(Pane& p) {
+  const auto& ref = p.variant;
+  int n = n_ ? n_ : ref.family->info.teaching_n;
+  const int max_n = ref.family->info.max_sim_n;
+  if (n < 1 || n > max_n) {
+    const int clamped = std::clamp(n, 1, max_n);
+    message_ = "n=" + std::to_string(n) + " is outside 1.." + std::to_string(max_n) + " for " + ref.family->info.name +
+               " (" + ref.family->info.size_meaning + "); using " + std::to_string(clamped);
+    n = clamped;
+    n_ = n;
+  }
+  n_edit_ = n;
+  p.n = n;
+  p.loading = true;
+  worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, pb_.block});
+}
+
+void Gui::PollWorker() {
+  for (auto& r : worker_.Poll()) {
+    Pane& p = pane_[r.job.pane];
+    if (r.job.generation != p.generation) continue;
+    p.loading = false;
+    if (!r.outcome) {
+      p.error = r.error;
+      message_ = p.name + ": " + r.error;
+      continue;
+    }
+    p.error.clear();
+    const uint64_t blocks = r.outcome->trace.shape.grid.Count();
+    const uint64_t warps = (r.outcome->trace.shape.block.Count() + 31) / 32;
+    if (pb_.warp >= warps) {
+      message_ = "warp " + std::to_string(pb_.warp) + " is outside a block of " + std::to_string(warps) + " warps; showing warp 0";
+      pb_.warp = 0;
+    }
+    if (pb_.block >= blocks && blocks > 0) {
+      message_ = "block " + std::to_string(pb_.block) + " is outside the grid of " + std::to_string(blocks) + " blocks; showing block 0";
+      pb_.block = 0;
+      p.outcome = r.outcome;  // keep something on screen while block 0 loads
+      Request(pane_[0]);
+      if (Compare()) Request(pane_[1]);
+      continue;
+    }
+    p.outcome = r.outcome;
+    RebuildFrame(p, pb_);
+  }
+}
+
+bool Gui::Loaded() const {
+  if (pane_[0].loading || !pane_[0].outcome) return false;
+  if (Compare() && (pane_[1].loading || !pane_[1].outcome)) return false;
+  return true;
+}
+
+void Gui::StepAll(int delta) {
+  for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+    Pane& p = pane_[i];
+    p.step = std::clamp(p.step + delta, 0, std::max(int(p.steps.size()) - 1, 0));
+    RebuildFrame(p, pb_);
+  }
+}
+
+void Gui::SetStepAll(int step) {
+  for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+    pane_[i].step = step;
+    RebuildFrame(pane_[i], pb_);
+  }
+}
+
+// ↑/↓: the focused pane moves to the same line one iteration on; the other pane follows to the
+// same iteration and the same position within it (lockstep by iteration).
+void Gui::IterationAll(int dir) {
+  Pane& f = Focused();
+  if (!f.outcome || f.steps.empty()) return;
+  f.step = visual::IterationStep(f.outcome->trace, f.steps, f.step, dir);
+  RebuildFrame(f, pb_);
+  if (!Compare()) return;
+  Pane& o = pane_[1 - focus_];
+  if (!o.outcome || o.steps.empty()) return;
+  const auto& ins = f.outcome->trace.instructions[f.steps[f.step]];
+  const int offset = visual::OffsetInIteration(f.outcome->trace, f.steps, f.step);
+  o.step = visual::StepAtIteration(o.outcome->trace, o.steps, ins.epoch, offset);
+  RebuildFrame(o, pb_);
+}
+
+void Gui::Reselect() {
+  for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+    Pane& p = pane_[i];
+    if (p.outcome && !p.outcome->trace.instructions.empty() && p.outcome->trace.instructions.front().block != pb_.block)
+      Request(p);
+    else
+      RebuildFrame(p, pb_);
+  }
+}
+
+void Gui::ApplyKeys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))) {
+    scale_ = std::min(scale_ + 0.25f, 4.0f);
+    fonts_dirty_ = true;
+  }
+  if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))) {
+    scale_ = std::max(scale_ - 0.25f, 0.5f);
+    fonts_dirty_ = true;
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) Do(Action::Help);
+  if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) help_ = false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) ToggleFullscreen();
+  if (io.WantTextInput) return;
+  // Keys that repeat while held step; the others act once per press.
+  const struct {
+    int key;
+    bool repeat;
+    Action action;
+  } keys[] = {{GLFW_KEY_SPACE, false, Action::PlayPause},     {GLFW_KEY_RIGHT, true, Action::Next},
+              {GLFW_KEY_LEFT, true, Action::Previous},        {GLFW_KEY_HOME, true, Action::First},
+              {GLFW_KEY_UP, true, Action::NextIteration},     {GLFW_KEY_DOWN, true, Action::PreviousIteration},
+              {GLFW_KEY_TAB, false, Action::SwitchFocus}};
+  for (const auto& k : keys)
+    if (ImGui::IsKeyPressed(k.key, k.repeat)) Do(k.action);
+}
+
+void Gui::Do(Action a) {
+  switch (a) {
+    case Action::PlayPause: pb_.playing = !pb_.playing; break;
+    case Action::Next: StepAll(+1); break;
+    case Action::Previous: StepAll(-1); break;
+    case Action::First: SetStepAll(0); break;
+    case Action::NextIteration: IterationAll(+1); break;
+    case Action::PreviousIteration: IterationAll(-1); break;
+    case Action::SwitchFocus:
+      if (Compare()) focus_ = 1 - focus_;
+      break;
+    case Action::Help: help_ = !help_; break;
+  }
+}
+
+void Gui::ShowVariant(int index, const kernels::VariantRef& v, bool teaching_size) {
+  Pane& p = pane_[index];
+  p.variant = v;
+  p.step = 0;
+  if (teaching_size) n_ = 0;
+  Request(p);
+}
+
+void Gui::Close() { glfwSetWindowShouldClose(window_, 1); }
+
+// ---- timings ----
+
+void Gui::PollTimings() {
+  const std::string& family = pane_[0].variant.family->info.name;
+  if (gpu_) {
+    const auto st = gpu_->Poll();
+    timings_.running = st.running;
+    timings_.progress = st.progress;
+    timings_.status = st.running ? st.message : st.report.device.empty() ? st.message : "measured now on " + st.report.device;
+    timings_.rows.clear();
+    for (const auto& t : st.report.timings) {
+      if (FamilyOf(t.variant) != family) continue;
+      timings_.rows.push_back({t.variant, t.ms_median, t.ms_min, t.ms_max, t.gbps, t.pct_of_peak, t.speedup, t.n, t.error});
+      timings_.peak_meaning = t.peak_meaning;
+    }
+    if (!timings_.rows.empty() || st.running) return;
+  }
+  if (timings_family_ == family) return;
+  timings_family_ = family;
+  timings_ = {};
+  // The first recorded file (by name) that has this family's rows.
+  std::vector<std::string> problems;
+  std::optional<kernels::BenchReport> rec;
+  for (auto& f : LoadRecordedResults(&problems)) {
+    std::erase_if(f.report.timings, [&](const kernels::Timing& t) { return FamilyOf(t.variant) != family; });
+    if (!f.report.timings.empty()) { rec = std::move(f.report); break; }
+  }
+  const std::string why = problems.empty() ? "" : problems.front();
+  const std::string no_device = cuda_ ? "press \"run on GPU\" to time this family" : cuda_why_;
+  if (!rec) {
+    timings_.status = no_device + (why.empty() ? "" : " (" + why + ")");
+    return;
+  }
+  timings_.status = (cuda_ ? "" : no_device + "; ") + std::string("recorded on ") + rec->device +
+                    (rec->date.empty() ? "" : " (" + rec->date + ")");
+  for (const auto& t : rec->timings) {
+    timings_.rows.push_back({t.variant, t.ms_median, t.ms_min, t.ms_max, t.gbps, t.pct_of_peak, t.speedup, t.n, t.error});
+    timings_.peak_meaning = t.peak_meaning;
+  }
+}
+
+// ---- layout of one frame ----
+
+void Gui::DrawPicker() {
+  const auto& catalog = kernels::Catalog();
+  const kernels::FamilyEntry* fam = pane_[0].variant.family;
+  const std::string& family = fam->info.name;
+  ImGui::AlignTextToFramePadding();
+  if (big_) ImGui::PushFont(big_);
+  ImGui::TextUnformatted("warpscope");
+  if (big_) ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(150 * scale_);
+  if (ImGui::BeginCombo("family##pick", family.c_str())) {
+    for (size_t i = 0; i < catalog.size(); ++i) {
+      ImGui::PushID(int(i));
+      const auto& f = catalog[i].info;
+      if (ImGui::Selectable(f.name.c_str(), f.name == family) && f.name != family && !f.variants.empty()) {
+        const kernels::VariantRef first{&catalog[i], &f.variants[0]};
+        ShowVariant(0, first, true);
+        pane_[1].variant = NextInFamily(first);
+        pane_[1].step = 0;
+        if (Compare()) Request(pane_[1]);
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", f.title.c_str());
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  auto variant_combo = [&](int index, const char* label) {
+    const Pane& p = pane_[index];
+    ImGui::SetNextItemWidth(160 * scale_);
+    if (ImGui::BeginCombo(label, p.variant.variant->name.c_str())) {
+      for (size_t i = 0; i < fam->info.variants.size(); ++i) {
+        ImGui::PushID(int(i));
+        const auto& v = fam->info.variants[i];
+        const bool current = &v == p.variant.variant;
+        if (ImGui::Selectable(v.name.c_str(), current) && !current) ShowVariant(index, {fam, &v}, false);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", v.title.c_str(), v.description.c_str());
+        ImGui::PopID();
+      }
+      ImGui::EndCombo();
+    }
+  };
+  ImGui::SameLine();
+  variant_combo(0, "A##pick");
+  ImGui::SameLine();
+  if (ImGui::Checkbox("compare with##pick", &compare_on_)) {
+    if (compare_on_) {
+      pane_[1].step = pane_[0].step;
+      Request(pane_[1]);
+    } else {
+      focus_ = 0;
+    }
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show variant B beside A; both step in lockstep.");
+  if (Compare()) {
+    ImGui::SameLine();
+    variant_combo(1, "B##pick");
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110 * scale_);
+  ImGui::InputInt("n##pick", &n_edit_, 16, 256);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Problem size for the pictures: %s (teaching size %d, simulator limit %d). Enter applies.",
+                      fam->info.size_meaning.c_str(), fam->info.teaching_n, fam->info.max_sim_n);
+  if (ImGui::IsItemDeactivatedAfterEdit()) {
+    n_ = n_edit_;
+    Request(pane_[0]);
+    if (Compare()) Request(pane_[1]);
+  }
+  ImGui::SameLine();
+  if (timing_n_ == 0) timing_n_ = fam->info.timing_n;
+  ImGui::SetNextItemWidth(110 * scale_);
+  ImGui::InputInt("timing n##pick", &timing_n_, 0, 0);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Size for GPU timings (family default %d).", fam->info.timing_n);
+  timing_n_ = std::clamp(timing_n_, 1, 1 << 20);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("help (F1)##pick")) help_ = !help_;
+  ImGui::SameLine();
+  ImGui::TextDisabled("scale %.2g (Ctrl+=/Ctrl+-)", scale_);
+  if (!message_.empty()) {
+    ImGui::TextColored(ImVec4(0.9f, 0.62f, 0.0f, 1), "%s", message_.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("dismiss##msg")) message_.clear();
+  } else {
+    ImGui::TextDisabled("%s", fam->info.story.c_str());
+  }
+}
+
+void Gui::DrawPane(Pane& p, float width, float height) {
+  ImGui::PushID(p.name.c_str());
+  const bool focused = &p == &Focused();
+  ImGui::PushStyleColor(ImGuiCol_Border, focused && Compare() ? ImVec4(0.94f, 0.89f, 0.26f, 1) : ImGui::GetStyle().Colors[ImGuiCol_Border]);
+  ImGui::BeginChild("pane", ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::PopStyleColor();
+  const kernels::VariantInfo& info = *p.variant.variant;
+  const std::string title = p.name + ": " + p.Id() + " \xe2\x80\x94 " + info.title;
+  if (big_) ImGui::PushFont(big_);
+  ImGui::TextUnformatted(title.c_str());
+  if (big_) ImGui::PopFont();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.description.c_str());
+  if (!info.on_hardware.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));  // Okabe-Ito orange
+    ImGui::TextWrapped("On the GPU: %s", info.on_hardware.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (p.loading) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("  simulating n=%d ...", p.n);
+  }
+  if (!p.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.3f, 1), "%s", p.error.c_str());
+  if (p.outcome) {
+    const auto& t = p.outcome->trace;
+    ImGui::TextDisabled("n=%d  grid %ux%u  block %ux%u  check: %s%s", p.n, t.shape.grid.x, t.shape.grid.y, t.shape.block.x,
+                        t.shape.block.y, p.outcome->check.passed ? "matches the CPU reference" : "DIFFERS from the CPU reference",
+                        t.truncated ? "  (trace truncated)" : "");
+    if (p.steps.empty()) ImGui::TextDisabled("warp %u of block %u issues no memory instruction", pb_.warp, pb_.block);
+    p.lanes.Draw(p.frame, scale_, &placed_);
+    const float rest = ImGui::GetContentRegionAvail().y;
+    const bool shared = p.HasShared();
+    const float banks_h = shared ? std::clamp(rest * 0.36f, 90.0f * scale_, 260.0f * scale_) : 0.0f;
+    p.grid.Draw(p.frame, rest - banks_h, scale_, &placed_);
+    if (shared) p.banks.Draw(p.frame, banks_h, scale_, &placed_);
+  }
+  ImGui::EndChild();
+  if (ImGui::IsItemClicked() && Compare()) focus_ = p.name == "A" ? 0 : 1;
+  ImGui::PopID();
+}
+
+void Gui::DrawHelp() {
+  if (!help_) return;
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.95f);
+  if (ImGui::Begin("Keyboard (F1 closes)##help", &help_, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+    const char* rows[][2] = {{"Space", "play / pause"},
+                             {"Right / Left", "next / previous warp instruction"},
+                             {"Up / Down", "same source line, next / previous loop iteration"},
+                             {"Home", "first instruction"},
+                             {"Tab", "switch focus between A and B (compare mode)"},
+                             {"F11", "full screen"},
+                             {"Ctrl+= / Ctrl+-", "larger / smaller UI"},
+                             {"F1", "this help"}};
+    if (ImGui::BeginTable("keys##help", 2)) {
+      for (auto& r : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r[0]);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r[1]);
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Separator();
+    ImGui::TextUnformatted("Click a block in the grid map and a thread in the block map to choose the warp.");
+    ImGui::TextUnformatted("Hover a cell, a lane, a bank, a source line or a counter for what it means.");
+  }
+  ImGui::End();
+}
+
+void Gui::GoToFault(Pane& p, const sim::Finding& f) {
+  const auto& t = p.outcome->trace;
+  const auto& sh = t.shape;
+  pb_.block = f.block.x + f.block.y * sh.grid.x + f.block.z * sh.grid.x * sh.grid.y;
+  pb_.warp = (f.thread.x + f.thread.y * sh.block.x + f.thread.z * sh.block.x * sh.block.y) / 32;
+  Reselect();
+  // Same block: jump to the faulting line now.
+  for (int s = 0; s < int(p.steps.size()); ++s)
+    if (int(t.instructions[p.steps[s]].site) == f.site) {
+      p.step = s;
+      RebuildFrame(p, pb_);
+      break;
+    }
+}
+
+void Gui::DrawFrame() {
+  placed_.clear();
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  // No background: the frame is cleared to the window colour, so the software rasteriser under
+  // Xvfb does not blend 1.6 million pixels a frame twice.
+  const ImGuiWindowFlags root = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings |
+                                ImGuiWindowFlags_NoBackground;
+  if (ImGui::Begin("warpscope##root", nullptr, root)) {
+    DrawPicker();
+    // A fault the simulator found: what, and where when the finding has a place.
+    for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+      Pane& p = pane_[i];
+      const sim::Finding* f = FirstError(p);
+      if (f && p.fault.Draw(p.name, p.outcome->trace, *f, scale_)) GoToFault(p, *f);
+    }
+
+    const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 2 + 70 * scale_;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float body_h = avail.y - timeline_h - ImGui::GetStyle().ItemSpacing.y;
+    const float right_w = std::clamp(avail.x * 0.30f, 260.0f * scale_, avail.x * 0.45f);
+    const float left_w = avail.x - right_w - ImGui::GetStyle().ItemSpacing.x;
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    if (Compare()) {
+      DrawPane(pane_[0], (left_w - spacing) * 0.5f, body_h);
+      ImGui::SameLine();
+      DrawPane(pane_[1], (left_w - spacing) * 0.5f, body_h);
+    } else {
+      DrawPane(pane_[0], left_w, body_h);
+    }
+    ImGui::SameLine();
+    ImGui::BeginChild("side##root", ImVec2(right_w, body_h), false);
+    const float source_h = body_h * 0.5f;
+    Pane& f = Focused();
+    const std::string& path = f.variant.variant->source;
+    f.source.Draw(f.frame, path, kernels::KernelSource(path), source_h, scale_, mono_);
+    ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
+    const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
+                                    Compare() ? pane_[1].Id() : "", Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
+                                    timings_, cuda_, scale_);
+    if (run && cuda_) {
+      if (!gpu_) gpu_ = std::make_unique<kernels::GpuRunner>();
+      std::vector<std::string> ids;
+      const auto* fam = pane_[0].variant.family;
+      for (const auto& v : fam->info.variants) ids.push_back(fam->info.name + "/" + v.name);
+      gpu_->Start(ids, timing_n_, 7);
+    }
+    ImGui::EndChild();
+    ImGui::EndChild();
+
+    ImGui::BeginChild("timeline##root", ImVec2(0, timeline_h), true, ImGuiWindowFlags_NoScrollbar);
+    pb_.step = f.step;
+    pb_.steps = int(f.steps.size());
+    const auto in = timeline_.Draw(f.outcome ? &f.outcome->trace : nullptr, pb_, scale_);
+    if (in.step_changed) SetStepAll(pb_.step);
+    if (in.iteration) IterationAll(in.iteration);
+    if (in.selection_changed) Reselect();
+    ImGui::EndChild();
+  }
+  ImGui::End();
+  DrawHelp();
+}
+
+// ---- main loop ----
+
+int Gui::Run() {
+  if (!InitWindow()) return kFailed;
+  Request(pane_[0]);
+  if (Compare()) Request(pane_[1]);
+
+  ScriptedRun script(opt_, start_);
+  FrameBenchmark bench(opt_.benchmark_frames, start_);
+  int rc = kOk;
+  auto last = Clock::now();
+  while (!glfwWindowShouldClose(window_)) {
+    const auto t0 = Clock::now();
+    glfwPollEvents();
+    if (fonts_dirty_) LoadFonts();
+    PollWorker();
+    PollTimings();
+    if (!script.BeforeFrame(*this)) {
+      rc = kFailed;
+      break;
+    }
+
+    // Playback.
+    const auto now = Clock::now();
+    const double dt = std::chrono::duration<double>(now - last).count();
+    last = now;
+    if (bench.StepsEveryFrame(script.Applied())) {
+      Pane& f = Focused();
+      StepAll(f.step + 1 >= int(f.steps.size()) ? -f.step : 1);  // one step a frame, wrapping
+    } else if (pb_.playing && Loaded()) {
+      play_accum_ += dt * pb_.speed;
+      while (play_accum_ >= 1.0) {
+        play_accum_ -= 1.0;
+        Pane& f = Focused();
+        if (f.step + 1 >= int(f.steps.size())) SetStepAll(0);
+        else StepAll(1);
+      }
+    } else {
+      play_accum_ = 0;
+    }
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    ApplyKeys();
+    DrawFrame();
+    ImGui::Render();
+    int fw = 0, fh = 0;
+    glfwGetFramebufferSize(window_, &fw, &fh);
+    glViewport(0, 0, fw, fh);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (!script.AfterFrame(*this, fw, fh)) rc = kFailed;
+    glfwSwapBuffers(window_);
+    glFinish();
+    bench.AfterFrame(*this, t0, Clock::now(), script.Applied());
+  }
+
+  if (!opt_.no_settings) {
+    settings_.scale = scale_;
+    settings_.variant = pane_[0].Id();
+    settings_.compare = pane_[1].Id();
+    settings_.compare_on = compare_on_;
+    if (!fullscreen_) glfwGetWindowSize(window_, &settings_.width, &settings_.height);
+    std::string why;
+    if (!SaveSettings(settings_, SettingsPath(), &why)) std::cerr << "warpscope: " << why << "\n";
+  }
+  gpu_.reset();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+  return rc;
+}
+
+}  // namespace ws::app

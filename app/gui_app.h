@@ -1,0 +1,122 @@
+// The desktop program's window: two panes (A and B) that step together, the keyboard, the GPU
+// timings and the layout of one frame. A scripted run (gui_script.h) and the frame benchmark
+// (gui_bench.h) drive it from outside through the public actions below.
+#pragma once
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/gui_options.h"
+#include "app/gui_settings.h"
+#include "app/gui_worker.h"
+#include "kernels/catalog.h"
+#include "kernels/gpu_runner.h"
+#include "visual/banks.h"
+#include "visual/counters.h"
+#include "visual/fault_banner.h"
+#include "visual/frame.h"
+#include "visual/memory_grid.h"
+#include "visual/source_view.h"
+#include "visual/timeline.h"
+#include "visual/warp_lanes.h"
+
+struct GLFWwindow;
+struct ImFont;
+
+namespace ws::app {
+
+using Clock = std::chrono::steady_clock;
+
+// One side of the comparison: a variant of the catalog, its simulated launch and its views.
+struct Pane {
+  std::string name;                // "A" / "B"
+  kernels::VariantRef variant;     // points into the catalog, which lives as long as the program
+  int n = 0;
+  std::shared_ptr<kernels::SimOutcome> outcome;
+  uint64_t generation = 0;
+  bool loading = false;
+  std::string error;
+  std::vector<uint32_t> steps;  // the shown warp's instructions
+  int step = 0;
+  visual::StepFrame frame;
+  visual::MemoryGridView grid;
+  visual::WarpLanesView lanes;
+  visual::BanksView banks;
+  visual::SourceView source;
+  visual::FaultBannerView fault;
+
+  std::string Id() const { return variant.Id(); }
+  bool HasShared() const;
+};
+
+// What a key does; the keyboard and `--keys` name the same actions.
+enum class Action { PlayPause, Next, Previous, First, NextIteration, PreviousIteration, SwitchFocus, Help };
+
+class Gui {
+ public:
+  Gui(GuiOptions opt, GuiSettings settings, std::string settings_message);
+  int Run();
+
+  // ---- for the scripted run and the benchmark ----
+  bool Loaded() const;  // every shown pane has its simulation
+  void Do(Action a);
+  void SetStepAll(int step);
+  void IterationAll(int dir);
+  // Shows `v` in pane `index` from its first step; `teaching_size` also resets n to the family's.
+  void ShowVariant(int index, const kernels::VariantRef& v, bool teaching_size);
+  const Pane& pane(int index) const { return pane_[index]; }
+  const std::vector<visual::Placed>& placed() const { return placed_; }
+  float scale() const { return scale_; }
+  void Close();
+
+ private:
+  bool InitWindow();
+  void LoadFonts();
+  void Request(Pane& p);
+  void PollWorker();
+  void ApplyKeys();
+  void StepAll(int delta);
+  void Reselect();
+  void GoToFault(Pane& p, const sim::Finding& f);
+  void ToggleFullscreen();
+  void DrawFrame();
+  void DrawPicker();
+  void DrawPane(Pane& p, float width, float height);
+  void DrawHelp();
+  void PollTimings();
+  Pane& Focused() { return pane_[focus_]; }
+  bool Compare() const { return compare_on_; }
+
+  GuiOptions opt_;
+  GuiSettings settings_;
+  std::string message_;  // one line under the picker: clamps, ignored settings, errors
+  GLFWwindow* window_ = nullptr;
+  float scale_ = 1.0f;
+  bool fonts_dirty_ = true;
+  ImFont* mono_ = nullptr;
+  ImFont* big_ = nullptr;
+  Pane pane_[2];
+  int focus_ = 0;
+  bool compare_on_ = true;
+  int n_ = 0;          // the size both panes simulate (0: family's teaching size)
+  int n_edit_ = 0;
+  int timing_n_ = 0;
+  visual::Playback pb_;
+  double play_accum_ = 0;
+  SimWorker worker_;
+  visual::TimelineView timeline_;
+  visual::CountersView counters_;
+  visual::Timings timings_;
+  std::unique_ptr<kernels::GpuRunner> gpu_;
+  bool cuda_ = false;
+  std::string cuda_why_;
+  std::string timings_family_;
+  bool help_ = false;
+  bool fullscreen_ = false;
+  int windowed_[4] = {100, 100, 1600, 1000};
+  std::vector<visual::Placed> placed_;
+  Clock::time_point start_;
+};
+
+}  // namespace ws::app

@@ -1,0 +1,31 @@
+// `warpscope gui --benchmark-frames N`: prints the time to the first frame and to the lesson's
+// first frame, plays one step a frame for N frames and prints the median and p90 frame times,
+// then switches A to the next variant and prints the time to its first frame, and quits.
+#pragma once
+#include <vector>
+
+#include "app/gui_app.h"
+
+namespace ws::app {
+
+class FrameBenchmark {
+ public:
+  FrameBenchmark(int frames, Clock::time_point start) : frames_(frames), start_(start) {
+    state_ = frames > 0 ? State::Playing : State::Off;
+  }
+  // True while the window should step once per frame instead of playing at its own speed.
+  bool StepsEveryFrame(bool script_applied) const { return state_ == State::Playing && script_applied; }
+  // After a frame that began at t0 was on screen at t1.
+  void AfterFrame(Gui& gui, Clock::time_point t0, Clock::time_point t1, bool script_applied);
+
+ private:
+  enum class State { Off, Playing, Switching, Done };
+  int frames_;
+  Clock::time_point start_;
+  State state_;
+  bool first_frame_ = true, first_loaded_ = true;
+  std::vector<double> frame_ms_;
+  Clock::time_point switch_start_;
+};
+
+}  // namespace ws::app

@@ -1,0 +1,26 @@
+// What `warpscope gui` was asked on its command line (parsed in gui_main.cpp, used by the window,
+// the scripted run and the benchmark).
+#pragma once
+#include <string>
+
+namespace ws::app {
+
+struct GuiOptions {
+  std::string variant, compare;
+  bool no_compare = false;
+  int n = 0;
+  int block = 0, warp = 0, step = 0, iterations = 0;
+  bool whole_block = false;
+  std::string focus = "A";
+  std::string keys;  // scripted key presses: "right,right,up,tab,space"
+  float scale = 0;
+  std::string size;
+  bool fullscreen = false;
+  std::string screenshot, layout_out;
+  int frames = 3;
+  bool quit = false;
+  int benchmark_frames = 0;
+  bool no_settings = false;
+};
+
+}  // namespace ws::app

@@ -1,0 +1,79 @@
+// The scripted run (see gui_script.h).
+#include "app/gui_script.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <utility>
+
+#include "app/gui_capture.h"
+
+namespace ws::app {
+namespace {
+
+const std::pair<const char*, Action> kNames[] = {
+    {"right", Action::Next},         {"left", Action::Previous},        {"home", Action::First},
+    {"up", Action::NextIteration},   {"down", Action::PreviousIteration}, {"tab", Action::SwitchFocus},
+    {"space", Action::PlayPause},    {"help", Action::Help},
+};
+
+}  // namespace
+
+std::optional<Action> ActionNamed(const std::string& name) {
+  for (const auto& [n, a] : kNames)
+    if (name == n) return a;
+  return std::nullopt;
+}
+
+std::string ActionNames() {
+  std::string out;
+  for (const auto& [n, a] : kNames) out += (out.empty() ? "" : ",") + std::string(n);
+  return out;
+}
+
+ScriptedRun::ScriptedRun(const GuiOptions& opt, Clock::time_point start)
+    : opt_(opt), deadline_(start + std::chrono::seconds(120)) {
+  active_ = !opt_.screenshot.empty() || opt_.quit || opt_.benchmark_frames || !opt_.keys.empty();
+}
+
+bool ScriptedRun::BeforeFrame(Gui& gui) {
+  if (!active_) return true;
+  if (!applied_ && gui.Loaded()) {
+    applied_ = true;
+    gui.SetStepAll(opt_.step);
+    for (int i = 0; i < std::abs(opt_.iterations); ++i) gui.IterationAll(opt_.iterations > 0 ? 1 : -1);
+    std::stringstream keys(opt_.keys);
+    for (std::string k; std::getline(keys, k, ',');) {
+      if (const auto a = ActionNamed(k)) gui.Do(*a);
+      else if (!k.empty()) std::cerr << "warpscope: unknown key '" << k << "' in --keys (known: " << ActionNames() << ")\n";
+    }
+  }
+  if (!applied_ && Clock::now() > deadline_) {
+    std::cerr << "warpscope: scripted run timed out waiting for the simulation\n";
+    return false;
+  }
+  return true;
+}
+
+bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
+  if (!applied_) return true;
+  bool ok = true;
+  if (!opt_.screenshot.empty()) {
+    if (++frames_after_ != opt_.frames) return true;
+    std::string why;
+    if (!SaveScreenshot(opt_.screenshot, fw, fh, &why)) {
+      std::cerr << "warpscope: " << why << "\n";
+      ok = false;
+    }
+    if (!opt_.layout_out.empty() && !SaveLayout(opt_.layout_out, gui.placed(), fw, fh, gui.scale(), &why)) {
+      std::cerr << "warpscope: " << why << "\n";
+      ok = false;
+    }
+    if (opt_.quit) gui.Close();
+  } else if (opt_.quit && !opt_.benchmark_frames && ++frames_after_ >= opt_.frames) {
+    gui.Close();
+  }
+  return ok;
+}
+
+}  // namespace ws::app

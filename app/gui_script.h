@@ -1,0 +1,36 @@
+// A scripted run of the window (tests, screenshots, documentation): once every pane is simulated,
+// go to --step, press Up/Down --iteration times and apply the --keys presses; then, after
+// --frames frames, save the screenshot and layout and quit.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "app/gui_app.h"
+
+namespace ws::app {
+
+// The action a --keys name stands for ("right", "up", "tab", ...), or none for an unknown name.
+std::optional<Action> ActionNamed(const std::string& name);
+// The names ActionNamed knows, for --help: "right,left,...".
+std::string ActionNames();
+
+class ScriptedRun {
+ public:
+  ScriptedRun(const GuiOptions& opt, Clock::time_point start);
+  // Before a frame is drawn: applies the script once the panes are loaded. False when the run
+  // has waited too long for the simulation (the reason is on stderr).
+  bool BeforeFrame(Gui& gui);
+  // After a frame is rendered into the back buffer (fw x fh): saves what was asked and quits
+  // when done. False if something could not be saved (the reason is on stderr).
+  bool AfterFrame(Gui& gui, int fw, int fh);
+  bool Applied() const { return applied_; }
+
+ private:
+  const GuiOptions& opt_;
+  bool active_ = false;
+  bool applied_ = false;
+  int frames_after_ = 0;
+  Clock::time_point deadline_;
+};
+
+}  // namespace ws::app

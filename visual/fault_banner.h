@@ -1,0 +1,24 @@
+// Fault banner: the first error the simulator found in a pane, as one red strip that wraps. It
+// says what went wrong and where — block, thread, line and address only when the finding has
+// them (a refused launch ran no thread) — with a "go there" button when there is a place to go.
+#pragma once
+#include <string>
+
+#include "sim/trace.h"
+
+namespace ws::visual {
+
+// The banner's text for pane "A"/"B": "A: out-of-bounds in block (1,0,0) thread (3,0,0), line 42,
+// address 0x1000: <message>" or "A: launch refused: <message>".
+std::string FaultText(const std::string& pane, const sim::Trace& trace, const sim::Finding& f);
+
+// Whether the finding names a thread to go to (a refused launch does not).
+bool HasPlace(const sim::Finding& f);
+
+class FaultBannerView {
+ public:
+  // Draws the banner across the available width; true when "go there" was pressed.
+  bool Draw(const std::string& pane, const sim::Trace& trace, const sim::Finding& f, float scale);
+};
+
+}  // namespace ws::visual

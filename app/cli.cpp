@@ -273,11 +273,12 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   bench->add_flag("--single-launch", bench_single,
                   "one plain launch per variant: no warm-up, no L2 flush (for ncu, compute-sanitizer)");
 
-  std::vector<std::string> gui_args;
   CLI::App* gui_cmd = nullptr;
   if (gui) {
-    gui_cmd = app.add_subcommand("gui", "open the desktop program (the default)");
-    gui_cmd->allow_extras();
+    gui_cmd = app.add_subcommand("gui", "open the desktop program (the default; warpscope gui --help lists its flags)");
+    // Everything after "gui", --help included, is the GUI's own command line (GuiMain parses it).
+    gui_cmd->set_help_flag();
+    gui_cmd->prefix_command();
   }
 
   try {

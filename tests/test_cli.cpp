@@ -185,3 +185,15 @@ TEST(Cli, BlockIsAnIndexAndShapeIsAShapeInEveryCommand) {
   EXPECT_TRUE(Has(RunCli("trace transpose/shared_rows --n 64 --shape 32x4 --block 0 --warp 4"),
                   "--warp 4 is outside a block of 128 threads"));
 }
+
+// `warpscope gui --help` is the GUI's own help: every flag a scripted run or a lecturer uses,
+// printed without opening a window (no display is needed).
+TEST(Cli, GuiHelpListsEveryGuiFlag) {
+  if (RunCli("--help").out.find(" gui") == std::string::npos) GTEST_SKIP() << "built without the GUI";
+  auto r = RunCli("gui --help");
+  EXPECT_EQ(r.code, 0) << r.out;
+  for (const char* flag : {"--variant", "--compare", "--no-compare", "--n", "--block", "--warp", "--step", "--iteration",
+                           "--whole-block", "--focus", "--keys", "--scale", "--size", "--fullscreen", "--screenshot",
+                           "--layout-out", "--frames", "--quit", "--benchmark-frames", "--no-settings"})
+    EXPECT_NE(r.out.find(std::string(flag) + " "), std::string::npos) << flag << " missing from:\n" << r.out;
+}

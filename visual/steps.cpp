@@ -45,6 +45,42 @@ int OffsetInIteration(const sim::Trace& trace, const std::vector<uint32_t>& step
   return step - s;
 }
 
+const char* ToString(Follow f) {
+  switch (f) {
+    case Follow::Lockstep: return "in lockstep";
+    case Follow::Role: return "by source role";
+    case Follow::Alone: return "alone";
+  }
+  return "?";
+}
+
+namespace {
+const std::string& ArrayName(const sim::Trace& t, const sim::WarpInstruction& ins) {
+  static const std::string none;
+  return ins.array >= 0 && size_t(ins.array) < t.arrays.size() ? t.arrays[ins.array].name : none;
+}
+}  // namespace
+
+bool SameRole(const sim::Trace& a, const sim::WarpInstruction& x, const sim::Trace& b, const sim::WarpInstruction& y) {
+  return x.op == y.op && x.space == y.space && ArrayName(a, x) == ArrayName(b, y);
+}
+
+int RoleStep(const sim::Trace& a, const std::vector<uint32_t>& a_steps, int a_step, const sim::Trace& b,
+             const std::vector<uint32_t>& b_steps, int b_current) {
+  if (a_step < 0 || a_step >= int(a_steps.size())) return b_current;
+  const sim::WarpInstruction& x = a.instructions[a_steps[a_step]];
+  int k = 0;  // how many earlier steps of a have this role
+  for (int s = 0; s < a_step; ++s)
+    if (SameRole(a, a.instructions[a_steps[s]], a, x)) ++k;
+  int last = -1;
+  for (int s = 0; s < int(b_steps.size()); ++s) {
+    if (!SameRole(a, x, b, b.instructions[b_steps[s]])) continue;
+    if (k-- == 0) return s;
+    last = s;
+  }
+  return last >= 0 ? last : b_current;
+}
+
 double UsedFraction(const sim::WarpInstruction& ins) {
   if (ins.space != sim::Space::Global || ins.sectors == 0) return 1.0;
   return double(ins.ActiveLanes()) * ins.width / (double(ins.sectors) * 32.0);

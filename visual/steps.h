@@ -22,6 +22,21 @@ int StepAtIteration(const sim::Trace& trace, const std::vector<uint32_t>& steps,
 // How many steps into its own iteration `step` is.
 int OffsetInIteration(const sim::Trace& trace, const std::vector<uint32_t>& steps, int step);
 
+// How pane B moves when the focused pane steps: to the same step index (lockstep), to the
+// instruction with the same source role (comparing unlike kernels), or not at all.
+enum class Follow { Lockstep, Role, Alone };
+const char* ToString(Follow f);  // "in lockstep", "by source role", "alone"
+
+// An instruction's source role: what it does (op and space) and to which array (by name, so that
+// `in` of one variant matches `in` of another).
+bool SameRole(const sim::Trace& a, const sim::WarpInstruction& x, const sim::Trace& b, const sim::WarpInstruction& y);
+
+// Follow by source role: if step `a_step` of `a_steps` is the k-th instruction with its role
+// there, the step of `b_steps` that is the k-th with that role in `b` (the last one when `b` has
+// fewer); `b_current` when `b` has no instruction with that role.
+int RoleStep(const sim::Trace& a, const std::vector<uint32_t>& a_steps, int a_step, const sim::Trace& b,
+             const std::vector<uint32_t>& b_steps, int b_current);
+
 // Bytes a global instruction moved that its lanes asked for, as a fraction of bytes moved.
 double UsedFraction(const sim::WarpInstruction& ins);
 

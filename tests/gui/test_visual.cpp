@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "visual/banks.h"
+#include "visual/fault_banner.h"
 #include "visual/layout.h"
 #include "visual/palette.h"
 #include "visual/steps.h"
@@ -133,6 +134,68 @@ TEST(Steps, LockstepFindsTheSamePlaceInAnIteration) {
   EXPECT_EQ(StepAtIteration(t, steps, 2, 9), 5);  // clamped to the iteration
 }
 
+// A trace of one warp whose instructions have the given roles, in order: (op, space, array name).
+struct Role {
+  sim::Op op;
+  sim::Space space;
+  const char* array;
+};
+sim::Trace RoleTrace(std::initializer_list<Role> roles) {
+  sim::Trace t;
+  t.sites = {{"k.cuh", 1, 1}};
+  for (const Role& r : roles) {
+    int id = -1;
+    for (const auto& a : t.arrays)
+      if (a.name == r.array) id = a.id;
+    if (id < 0) {
+      id = int(t.arrays.size());
+      t.arrays.push_back({id, r.array, "float", 4, 64, 1, 64, r.space, 0});
+    }
+    sim::WarpInstruction ins;
+    ins.op = r.op;
+    ins.space = r.space;
+    ins.array = id;
+    t.instructions.push_back(ins);
+  }
+  return t;
+}
+
+constexpr auto kLd = sim::Op::Load, kSt = sim::Op::Store;
+constexpr auto kGlobal = sim::Space::Global, kShared = sim::Space::Shared;
+
+// Naive transpose (load in, store out, twice) against the tiled one (load in, store tile, load
+// tile, store out, twice): the two kernels' steps do not line up by index.
+TEST(Follow, ByRoleTheStoreOfOutMatchesTheStoreOfOutNotTheSharedStore) {
+  const auto a = RoleTrace({{kLd, kGlobal, "in"}, {kSt, kGlobal, "out"}, {kLd, kGlobal, "in"}, {kSt, kGlobal, "out"}});
+  const auto b = RoleTrace({{kLd, kGlobal, "in"}, {kSt, kShared, "tile"}, {kLd, kShared, "tile"}, {kSt, kGlobal, "out"},
+                            {kLd, kGlobal, "in"}, {kSt, kShared, "tile"}, {kLd, kShared, "tile"}, {kSt, kGlobal, "out"}});
+  const auto as = WarpSteps(a, 0, 0), bs = WarpSteps(b, 0, 0);
+  EXPECT_EQ(RoleStep(a, as, 0, b, bs, 5), 0);  // first load of in -> b's first load of in
+  EXPECT_EQ(RoleStep(a, as, 1, b, bs, 0), 3);  // first store of out -> b's step 3, not its shared store at 1
+  EXPECT_EQ(RoleStep(a, as, 2, b, bs, 3), 4);  // second load of in
+  EXPECT_EQ(RoleStep(a, as, 3, b, bs, 4), 7);  // second store of out
+  // Back from b's side: the shared load has no counterpart in a, so a stays where it is.
+  EXPECT_EQ(RoleStep(b, bs, 2, a, as, 1), 1);
+  EXPECT_EQ(RoleStep(b, bs, 7, a, as, 0), 3);
+}
+
+TEST(Follow, ByRoleTheArrayNameAndTheOpMustBothMatch) {
+  const auto a = RoleTrace({{kLd, kGlobal, "x"}});
+  const auto b = RoleTrace({{kSt, kGlobal, "x"}, {kLd, kGlobal, "y"}, {kLd, kShared, "x"}, {kLd, kGlobal, "x"}});
+  const auto as = WarpSteps(a, 0, 0), bs = WarpSteps(b, 0, 0);
+  EXPECT_FALSE(SameRole(a, a.instructions[0], b, b.instructions[0]));  // store, not load
+  EXPECT_FALSE(SameRole(a, a.instructions[0], b, b.instructions[1]));  // another array
+  EXPECT_FALSE(SameRole(a, a.instructions[0], b, b.instructions[2]));  // shared, not global
+  EXPECT_EQ(RoleStep(a, as, 0, b, bs, 1), 3);
+}
+
+TEST(Follow, ByRoleClampsToTheLastWhenTheOtherHasFewer) {
+  // a loads `in` three times, b twice: a's third load shows b's second (its last).
+  const auto a = RoleTrace({{kLd, kGlobal, "in"}, {kLd, kGlobal, "in"}, {kLd, kGlobal, "in"}});
+  const auto b = RoleTrace({{kLd, kGlobal, "in"}, {kSt, kGlobal, "out"}, {kLd, kGlobal, "in"}, {kSt, kGlobal, "out"}});
+  EXPECT_EQ(RoleStep(a, WarpSteps(a, 0, 0), 2, b, WarpSteps(b, 0, 0), 0), 2);
+}
+
 TEST(Caption, GlobalLoadSaysLinesSectorsAndUse) {
   sim::WarpInstruction ins;
   ins.mask = 0xffffffffu;
@@ -142,6 +205,32 @@ TEST(Caption, GlobalLoadSaysLinesSectorsAndUse) {
   ins.ideal_sectors = 4;
   // 128 bytes asked for, 16 x 32 = 512 moved: 25%.
   EXPECT_EQ(CostCaption(ins), "32 lanes \xe2\x86\x92 16 lines, 16 sectors (ideal 4), 25.0% of bytes moved are used");
+}
+
+TEST(FaultBanner, ARefusedLaunchSaysWhatWasRefusedWithoutLineOrAddress) {
+  sim::Trace t;
+  sim::Finding f;
+  f.kind = sim::FindingKind::LaunchLimit;
+  f.message = "the launch has an empty grid or block";
+  EXPECT_EQ(FaultText("A", t, f), "A: launch refused: the launch has an empty grid or block");
+  EXPECT_FALSE(HasPlace(f));  // no thread ran: nowhere to go
+}
+
+TEST(FaultBanner, AnAccessFaultNamesBlockThreadLineArrayAndAddress) {
+  sim::Trace t;
+  t.sites = {{"k.cuh", 42, 7}};
+  t.arrays.push_back({0, "d", "float", 4, 16, 1, 16, sim::Space::Global, 0x1000});
+  sim::Finding f;
+  f.kind = sim::FindingKind::OutOfBounds;
+  f.message = "index 16 of 16";
+  f.block = {1, 0, 0};
+  f.thread = {3, 2, 0};
+  f.site = 0;
+  f.array = 0;
+  f.address = 0x1040;
+  EXPECT_EQ(FaultText("B", t, f),
+            "B: out-of-bounds in block (1,0,0) thread (3,2,0), line 42, array d, address 0x1040: index 16 of 16");
+  EXPECT_TRUE(HasPlace(f));
 }
 
 TEST(Palette, NeighbouringLanesDifferAndNoneIsMaskedGrey) {

@@ -10,6 +10,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include "app/cli.h"
 #include "app/gui_bench.h"
 #include "app/gui_script.h"
+#include "visual/glossary.h"
 #include "visual/palette.h"
 #include "visual/steps.h"
 
@@ -96,8 +98,9 @@ bool Pane::HasShared() const {
 Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
     : opt_(std::move(opt)), settings_(std::move(settings)), message_(std::move(settings_message)) {
   start_ = Clock::now();
-  scale_ = opt_.scale > 0 ? opt_.scale : settings_.scale;
-  scale_ = std::clamp(scale_, 0.5f, 4.0f);
+  base_scale_ = std::clamp(opt_.scale > 0 ? opt_.scale : settings_.scale, kMinScale, kMaxScale);
+  present_ = opt_.present;
+  UpdateScale();
   pane_[0].name = "A";
   pane_[1].name = "B";
   std::string a = !opt_.variant.empty() ? opt_.variant : !settings_.variant.empty() ? settings_.variant : kDefaultVariant;
@@ -263,29 +266,46 @@ bool Gui::Loaded() const {
   return true;
 }
 
+// Steps: in lockstep both panes move by the same number of steps; otherwise the focused pane
+// moves and the other follows by source role or stays (FollowFocused).
 void Gui::StepAll(int delta) {
   for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
     Pane& p = pane_[i];
+    if (follow_ != visual::Follow::Lockstep && &p != &Focused()) continue;
     p.step = std::clamp(p.step + delta, 0, std::max(int(p.steps.size()) - 1, 0));
     RebuildFrame(p, pb_);
   }
+  FollowFocused();
 }
 
 void Gui::SetStepAll(int step) {
   for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+    if (follow_ != visual::Follow::Lockstep && i != focus_) continue;
     pane_[i].step = step;
     RebuildFrame(pane_[i], pb_);
   }
+  FollowFocused();
 }
 
-// ↑/↓: the focused pane moves to the same line one iteration on; the other pane follows to the
-// same iteration and the same position within it (lockstep by iteration).
+// By source role: the other pane shows the instruction with the focused one's role.
+void Gui::FollowFocused() {
+  if (!Compare() || follow_ != visual::Follow::Role) return;
+  Pane& f = Focused();
+  Pane& o = pane_[1 - focus_];
+  if (!f.outcome || !o.outcome) return;
+  o.step = visual::RoleStep(f.outcome->trace, f.steps, f.step, o.outcome->trace, o.steps, o.step);
+  RebuildFrame(o, pb_);
+}
+
+// ↑/↓: the focused pane moves to the same line one iteration on; in lockstep the other pane
+// follows to the same iteration and the same position within it.
 void Gui::IterationAll(int dir) {
   Pane& f = Focused();
   if (!f.outcome || f.steps.empty()) return;
   f.step = visual::IterationStep(f.outcome->trace, f.steps, f.step, dir);
   RebuildFrame(f, pb_);
-  if (!Compare()) return;
+  if (!Compare() || follow_ == visual::Follow::Alone) return;
+  if (follow_ == visual::Follow::Role) return FollowFocused();
   Pane& o = pane_[1 - focus_];
   if (!o.outcome || o.steps.empty()) return;
   const auto& ins = f.outcome->trace.instructions[f.steps[f.step]];
@@ -307,12 +327,12 @@ void Gui::Reselect() {
 void Gui::ApplyKeys() {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))) {
-    scale_ = std::min(scale_ + 0.25f, 4.0f);
-    fonts_dirty_ = true;
+    base_scale_ = std::min(base_scale_ + 0.25f, kMaxScale);
+    UpdateScale();
   }
   if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))) {
-    scale_ = std::max(scale_ - 0.25f, 0.5f);
-    fonts_dirty_ = true;
+    base_scale_ = std::max(base_scale_ - 0.25f, kMinScale);
+    UpdateScale();
   }
   if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) Do(Action::Help);
   if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) help_ = false;
@@ -326,7 +346,8 @@ void Gui::ApplyKeys() {
   } keys[] = {{GLFW_KEY_SPACE, false, Action::PlayPause},     {GLFW_KEY_RIGHT, true, Action::Next},
               {GLFW_KEY_LEFT, true, Action::Previous},        {GLFW_KEY_HOME, true, Action::First},
               {GLFW_KEY_UP, true, Action::NextIteration},     {GLFW_KEY_DOWN, true, Action::PreviousIteration},
-              {GLFW_KEY_TAB, false, Action::SwitchFocus}};
+              {GLFW_KEY_TAB, false, Action::SwitchFocus},     {GLFW_KEY_P, false, Action::Present},
+              {GLFW_KEY_L, false, Action::Follow}};
   for (const auto& k : keys)
     if (ImGui::IsKeyPressed(k.key, k.repeat)) Do(k.action);
 }
@@ -343,7 +364,26 @@ void Gui::Do(Action a) {
       if (Compare()) focus_ = 1 - focus_;
       break;
     case Action::Help: help_ = !help_; break;
+    case Action::Present:
+      present_ = !present_;
+      UpdateScale();
+      break;
+    case Action::Follow:
+      follow_ = visual::Follow((int(follow_) + 1) % 3);
+      FollowFocused();
+      break;
   }
+}
+
+// Presenter mode draws larger than the chosen scale, as far as the window's height allows (a
+// 720-line projector at scale 2 is already as large as the views can bear).
+void Gui::UpdateScale() {
+  int w = 0, h = 0;
+  if (window_) glfwGetWindowSize(window_, &w, &h);
+  const float room = h > 0 ? float(h) / 450.0f : base_scale_;
+  const float s = present_ ? std::clamp(std::min(base_scale_ * kPresentZoom, room), base_scale_, kMaxScale) : base_scale_;
+  if (s != scale_) fonts_dirty_ = true;
+  scale_ = s;
 }
 
 void Gui::ShowVariant(int index, const kernels::VariantRef& v, bool teaching_size) {
@@ -399,6 +439,23 @@ void Gui::PollTimings() {
 
 // ---- layout of one frame ----
 
+namespace {
+
+// Puts the next item of `w` pixels on this row if it fits, otherwise on a new one, so that the
+// toolbar wraps instead of clipping at large scales.
+void FlowNext(float w) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  ImGui::SameLine();
+  if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+}
+
+// Width of a framed widget with a label to its right.
+float LabelledWidth(float field_w, const char* label) {
+  return field_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+}  // namespace
+
 void Gui::DrawPicker() {
   const auto& catalog = kernels::Catalog();
   const kernels::FamilyEntry* fam = pane_[0].variant.family;
@@ -407,8 +464,9 @@ void Gui::DrawPicker() {
   if (big_) ImGui::PushFont(big_);
   ImGui::TextUnformatted("warpscope");
   if (big_) ImGui::PopFont();
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(150 * scale_);
+  const float family_w = 140 * scale_, variant_w = 130 * scale_, n_w = 100 * scale_;
+  FlowNext(LabelledWidth(family_w, "family"));
+  ImGui::SetNextItemWidth(family_w);
   if (ImGui::BeginCombo("family##pick", family.c_str())) {
     for (size_t i = 0; i < catalog.size(); ++i) {
       ImGui::PushID(int(i));
@@ -425,9 +483,10 @@ void Gui::DrawPicker() {
     }
     ImGui::EndCombo();
   }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\n%s", fam->info.title.c_str(), fam->info.story.c_str());
   auto variant_combo = [&](int index, const char* label) {
     const Pane& p = pane_[index];
-    ImGui::SetNextItemWidth(160 * scale_);
+    ImGui::SetNextItemWidth(variant_w);
     if (ImGui::BeginCombo(label, p.variant.variant->name.c_str())) {
       for (size_t i = 0; i < fam->info.variants.size(); ++i) {
         ImGui::PushID(int(i));
@@ -440,10 +499,10 @@ void Gui::DrawPicker() {
       ImGui::EndCombo();
     }
   };
-  ImGui::SameLine();
+  FlowNext(LabelledWidth(variant_w, "A"));
   variant_combo(0, "A##pick");
-  ImGui::SameLine();
-  if (ImGui::Checkbox("compare with##pick", &compare_on_)) {
+  FlowNext(LabelledWidth(ImGui::GetFrameHeight(), "compare") + (Compare() ? ImGui::GetStyle().ItemSpacing.x + LabelledWidth(variant_w, "B") : 0));
+  if (ImGui::Checkbox("compare##pick", &compare_on_)) {
     if (compare_on_) {
       pane_[1].step = pane_[0].step;
       Request(pane_[1]);
@@ -451,14 +510,14 @@ void Gui::DrawPicker() {
       focus_ = 0;
     }
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show variant B beside A; both step in lockstep.");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show variant B beside A; L chooses how B follows A's steps.");
   if (Compare()) {
     ImGui::SameLine();
     variant_combo(1, "B##pick");
   }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(110 * scale_);
-  ImGui::InputInt("n##pick", &n_edit_, 16, 256);
+  FlowNext(LabelledWidth(n_w, "n"));
+  ImGui::SetNextItemWidth(n_w);
+  ImGui::InputInt("n##pick", &n_edit_, 0, 0);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Problem size for the pictures: %s (teaching size %d, simulator limit %d). Enter applies.",
                       fam->info.size_meaning.c_str(), fam->info.teaching_n, fam->info.max_sim_n);
@@ -467,22 +526,36 @@ void Gui::DrawPicker() {
     Request(pane_[0]);
     if (Compare()) Request(pane_[1]);
   }
-  ImGui::SameLine();
+  // Rarely used settings live in a menu.
   if (timing_n_ == 0) timing_n_ = fam->info.timing_n;
-  ImGui::SetNextItemWidth(110 * scale_);
-  ImGui::InputInt("timing n##pick", &timing_n_, 0, 0);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Size for GPU timings (family default %d).", fam->info.timing_n);
-  timing_n_ = std::clamp(timing_n_, 1, 1 << 20);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float more_w = ImGui::CalcTextSize("more\xe2\x80\xa6").x + style.FramePadding.x * 2;
+  const float help_w = ImGui::CalcTextSize("help (F1)").x + style.FramePadding.x * 2;
+  FlowNext(more_w + style.ItemSpacing.x + help_w);
+  if (ImGui::Button("more\xe2\x80\xa6##pick")) ImGui::OpenPopup("more##pick");
+  if (ImGui::BeginPopup("more##pick")) {
+    ImGui::SetNextItemWidth(n_w);
+    ImGui::InputInt("timing n##pick", &timing_n_, 0, 0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Size for GPU timings (family default %d).", fam->info.timing_n);
+    timing_n_ = std::clamp(timing_n_, 1, 1 << 20);
+    ImGui::Text("UI scale %.2g (Ctrl+= / Ctrl+-)", base_scale_);
+    if (ImGui::MenuItem("presenter mode", "P", present_)) Do(Action::Present);
+    if (ImGui::MenuItem("full screen", "F11", fullscreen_)) ToggleFullscreen();
+    ImGui::EndPopup();
+  }
   ImGui::SameLine();
-  if (ImGui::SmallButton("help (F1)##pick")) help_ = !help_;
-  ImGui::SameLine();
-  ImGui::TextDisabled("scale %.2g (Ctrl+=/Ctrl+-)", scale_);
+  if (ImGui::Button("help (F1)##pick")) help_ = !help_;
   if (!message_.empty()) {
-    ImGui::TextColored(ImVec4(0.9f, 0.62f, 0.0f, 1), "%s", message_.c_str());
-    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.62f, 0.0f, 1));
+    ImGui::TextWrapped("%s", message_.c_str());
+    ImGui::PopStyleColor();
+    FlowNext(ImGui::CalcTextSize("dismiss").x + style.FramePadding.x * 2);
     if (ImGui::SmallButton("dismiss##msg")) message_.clear();
-  } else {
-    ImGui::TextDisabled("%s", fam->info.story.c_str());
+  } else if (ImGui::GetIO().DisplaySize.y > 32 * ImGui::GetTextLineHeightWithSpacing()) {
+    // The family's story where there is room for it; otherwise it is the family box's tooltip.
+    ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", fam->info.story.c_str());
+    ImGui::PopStyleColor();
   }
 }
 
@@ -493,26 +566,71 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   ImGui::BeginChild("pane", ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleColor();
   const kernels::VariantInfo& info = *p.variant.variant;
-  const std::string title = p.name + ": " + p.Id() + " \xe2\x80\x94 " + info.title;
-  if (big_) ImGui::PushFont(big_);
+  // The family is in the toolbar; the title names the pane and the variant, and wraps.
+  const std::string title = p.name + ": " + info.title;
+  // The pane's view settings sit in a menu at the title's right (hidden in presenter mode).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float menu_w = present_ ? 0 : ImGui::CalcTextSize("view\xe2\x80\xa6").x + style.FramePadding.x * 2;
+  const float title_x = ImGui::GetCursorPosX();
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  const float title_w = right - title_x - (menu_w > 0 ? menu_w + style.ItemSpacing.x : 0);
+  // The large font where the title fits on one line; otherwise the body font, wrapped.
+  ImFont* title_font = big_ && big_->CalcTextSizeA(big_->FontSize, FLT_MAX, 0, title.c_str()).x <= title_w ? big_ : nullptr;
+  if (title_font) ImGui::PushFont(title_font);
+  ImGui::PushTextWrapPos(title_x + title_w);
   ImGui::TextUnformatted(title.c_str());
-  if (big_) ImGui::PopFont();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", info.description.c_str());
-  if (!info.on_hardware.empty()) {
+  ImGui::PopTextWrapPos();
+  if (title_font) ImGui::PopFont();
+  const bool title_hovered = ImGui::IsItemHovered();
+  if (!present_) {
+    const float after_title_y = ImGui::GetCursorPosY();
+    ImGui::SameLine(std::max(right - menu_w, title_x));
+    if (ImGui::SmallButton("view\xe2\x80\xa6##pane")) ImGui::OpenPopup("view##pane");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Zoom, trail and lane addresses for this pane");
+    if (ImGui::BeginPopup("view##pane")) {
+      ImGui::SetNextItemWidth(160 * scale_);
+      ImGui::SliderFloat("zoom##view", &p.grid.zoom, 1.0f, 16.0f, "%.1fx");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Magnify the grids; scroll to move around.");
+      ImGui::SetNextItemWidth(160 * scale_);
+      ImGui::SliderInt("trail##view", &p.grid.trail_steps, 0, 8);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many earlier steps of this warp stay lit, fading.");
+      ImGui::Checkbox("lane addresses##view", &p.lanes.show_addresses);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("List every lane's element and address under the lanes.");
+      ImGui::EndPopup();
+    }
+    ImGui::SetCursorPosY(std::max(after_title_y, ImGui::GetCursorPosY()));
+  }
+  if (title_hovered) {
+    if (p.outcome) {
+      const auto& sh = p.outcome->trace.shape;
+      ImGui::SetTooltip("%s at n=%d: grid %u\xc3\x97%u blocks of %u\xc3\x97%u threads; output %s.\n\n%s", p.Id().c_str(), p.n,
+                        sh.grid.x, sh.grid.y, sh.block.x, sh.block.y,
+                        p.outcome->check.passed ? "matches the CPU reference" : "DIFFERS from the CPU reference",
+                        info.description.c_str());
+    } else {
+      ImGui::SetTooltip("%s\n\n%s", p.Id().c_str(), info.description.c_str());
+    }
+  }
+  if (!info.on_hardware.empty() && !present_) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));  // Okabe-Ito orange
     ImGui::TextWrapped("On the GPU: %s", info.on_hardware.c_str());
     ImGui::PopStyleColor();
   }
-  if (p.loading) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("  simulating n=%d ...", p.n);
+  if (p.loading) ImGui::TextDisabled("simulating n=%d ...", p.n);
+  if (!p.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.3f, 1));
+    ImGui::TextWrapped("%s", p.error.c_str());
+    ImGui::PopStyleColor();
   }
-  if (!p.error.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.3f, 1), "%s", p.error.c_str());
   if (p.outcome) {
     const auto& t = p.outcome->trace;
-    ImGui::TextDisabled("n=%d  grid %ux%u  block %ux%u  check: %s%s", p.n, t.shape.grid.x, t.shape.grid.y, t.shape.block.x,
-                        t.shape.block.y, p.outcome->check.passed ? "matches the CPU reference" : "DIFFERS from the CPU reference",
-                        t.truncated ? "  (trace truncated)" : "");
+    // The launch shape is in the title's tooltip; what must not be missed is said here.
+    if (!p.outcome->check.passed || t.truncated) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));
+      ImGui::TextWrapped("%s%s%s", p.outcome->check.passed ? "" : "output DIFFERS from the CPU reference",
+                         !p.outcome->check.passed && t.truncated ? "; " : "", t.truncated ? "trace truncated" : "");
+      ImGui::PopStyleColor();
+    }
     if (p.steps.empty()) ImGui::TextDisabled("warp %u of block %u issues no memory instruction", pb_.warp, pb_.block);
     p.lanes.Draw(p.frame, scale_, &placed_);
     const float rest = ImGui::GetContentRegionAvail().y;
@@ -528,31 +646,51 @@ void Gui::DrawPane(Pane& p, float width, float height) {
 
 void Gui::DrawHelp() {
   if (!help_) return;
-  ImGuiIO& io = ImGui::GetIO();
+  const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowBgAlpha(0.95f);
-  if (ImGui::Begin("Keyboard (F1 closes)##help", &help_, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+  ImGui::SetNextWindowSize(ImVec2(std::min(io.DisplaySize.x * 0.92f, 1400 * scale_), io.DisplaySize.y * 0.85f), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.96f);
+  if (ImGui::Begin("Keys and words (F1 closes)##help", &help_, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoResize)) {
     const char* rows[][2] = {{"Space", "play / pause"},
                              {"Right / Left", "next / previous warp instruction"},
                              {"Up / Down", "same source line, next / previous loop iteration"},
                              {"Home", "first instruction"},
-                             {"Tab", "switch focus between A and B (compare mode)"},
+                             {"Tab", "switch focus between A and B (the focused pane leads)"},
+                             {"L", "how B follows A: in lockstep, by source role, or alone"},
+                             {"P", "presenter mode: the two memory views alone, large"},
                              {"F11", "full screen"},
                              {"Ctrl+= / Ctrl+-", "larger / smaller UI"},
                              {"F1", "this help"}};
-    if (ImGui::BeginTable("keys##help", 2)) {
-      for (auto& r : rows) {
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r[0]);
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r[1]);
+    if (ImGui::BeginTable("help##layout", 2, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV)) {
+      ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthStretch, 0.42f);
+      ImGui::TableSetupColumn("words", ImGuiTableColumnFlags_WidthStretch, 0.58f);
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      if (big_) ImGui::PushFont(big_);
+      ImGui::TextUnformatted("Keys");
+      if (big_) ImGui::PopFont();
+      if (ImGui::BeginTable("keys##help", 2, ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("does", ImGuiTableColumnFlags_WidthStretch);
+        for (auto& r : rows) {
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(r[0]);
+          ImGui::TableNextColumn();
+          ImGui::TextWrapped("%s", r[1]);
+        }
+        ImGui::EndTable();
       }
+      ImGui::Spacing();
+      ImGui::TextWrapped("Click a block in the grid map and a warp in the block map to choose the warp. "
+                         "Hover a cell, a lane, a bank, a source line, a counter or the legend for what it means.");
+      ImGui::TableNextColumn();
+      if (big_) ImGui::PushFont(big_);
+      ImGui::TextUnformatted("Words");
+      if (big_) ImGui::PopFont();
+      visual::DrawGlossary(ImGui::GetContentRegionAvail().x);
       ImGui::EndTable();
     }
-    ImGui::Separator();
-    ImGui::TextUnformatted("Click a block in the grid map and a thread in the block map to choose the warp.");
-    ImGui::TextUnformatted("Hover a cell, a lane, a bank, a source line or a counter for what it means.");
   }
   ImGui::End();
 }
@@ -572,6 +710,21 @@ void Gui::GoToFault(Pane& p, const sim::Finding& f) {
     }
 }
 
+// Presenter mode's one line at the bottom: where we are and how B follows.
+void Gui::DrawStatusLine() {
+  const Pane& f = Focused();
+  std::string s = "step " + std::to_string(f.steps.empty() ? 0 : f.step + 1) + " of " + std::to_string(f.steps.size()) +
+                   " \xc2\xb7 block " + std::to_string(pb_.block) + ", warp " + std::to_string(pb_.warp) +
+                   (pb_.whole_block ? " (whole block)" : "");
+  if (Compare())
+    s += std::string(" \xc2\xb7 ") + (focus_ ? "A" : "B") + " follows " + (focus_ ? "B" : "A") + " " +
+         visual::ToString(follow_) + " (L)";
+  s += " \xc2\xb7 P leaves presenter mode";
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("%s", s.c_str());
+  ImGui::PopStyleColor();
+}
+
 void Gui::DrawFrame() {
   placed_.clear();
   ImGuiIO& io = ImGui::GetIO();
@@ -583,7 +736,7 @@ void Gui::DrawFrame() {
                                 ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings |
                                 ImGuiWindowFlags_NoBackground;
   if (ImGui::Begin("warpscope##root", nullptr, root)) {
-    DrawPicker();
+    if (!present_) DrawPicker();
     // A fault the simulator found: what, and where when the finding has a place.
     for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
       Pane& p = pane_[i];
@@ -591,12 +744,16 @@ void Gui::DrawFrame() {
       if (f && p.fault.Draw(p.name, p.outcome->trace, *f, scale_)) GoToFault(p, *f);
     }
 
-    const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 2 + 70 * scale_;
+    const ImGuiStyle& style = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float body_h = avail.y - timeline_h - ImGui::GetStyle().ItemSpacing.y;
-    const float right_w = std::clamp(avail.x * 0.30f, 260.0f * scale_, avail.x * 0.45f);
-    const float left_w = avail.x - right_w - ImGui::GetStyle().ItemSpacing.x;
-    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float legend_h = visual::LegendView::Height(avail.x, scale_);
+    // Presenter mode: one status line at the bottom; otherwise the timeline bar.
+    const float bottom_h = present_ ? ImGui::GetTextLineHeightWithSpacing() * 2
+                                    : visual::TimelineView::Height(Compare(), scale_);
+    const float body_h = avail.y - legend_h - bottom_h - style.ItemSpacing.y * 2;
+    const float spacing = style.ItemSpacing.x;
+    const float right_w = present_ ? 0 : std::clamp(avail.x * 0.28f, 200.0f * scale_, avail.x * 0.4f);
+    const float left_w = present_ ? avail.x : avail.x - right_w - spacing;
     if (Compare()) {
       DrawPane(pane_[0], (left_w - spacing) * 0.5f, body_h);
       ImGui::SameLine();
@@ -604,34 +761,45 @@ void Gui::DrawFrame() {
     } else {
       DrawPane(pane_[0], left_w, body_h);
     }
-    ImGui::SameLine();
-    ImGui::BeginChild("side##root", ImVec2(right_w, body_h), false);
-    const float source_h = body_h * 0.5f;
     Pane& f = Focused();
-    const std::string& path = f.variant.variant->source;
-    f.source.Draw(f.frame, path, kernels::KernelSource(path), source_h, scale_, mono_);
-    ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
-    const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
-                                    Compare() ? pane_[1].Id() : "", Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
-                                    timings_, cuda_, scale_);
-    if (run && cuda_) {
-      if (!gpu_) gpu_ = std::make_unique<kernels::GpuRunner>();
-      std::vector<std::string> ids;
-      const auto* fam = pane_[0].variant.family;
-      for (const auto& v : fam->info.variants) ids.push_back(fam->info.name + "/" + v.name);
-      gpu_->Start(ids, timing_n_, 7);
+    if (!present_) {
+      ImGui::SameLine();
+      ImGui::BeginChild("side##root", ImVec2(right_w, body_h), false);
+      const float source_h = body_h * 0.5f;
+      const std::string& path = f.variant.variant->source;
+      f.source.Draw(f.frame, path, kernels::KernelSource(path), source_h, scale_, mono_);
+      ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
+      const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
+                                      Compare() ? pane_[1].Id() : "", Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
+                                      timings_, cuda_, scale_);
+      if (run && cuda_) {
+        if (!gpu_) gpu_ = std::make_unique<kernels::GpuRunner>();
+        std::vector<std::string> ids;
+        const auto* fam = pane_[0].variant.family;
+        for (const auto& v : fam->info.variants) ids.push_back(fam->info.name + "/" + v.name);
+        gpu_->Start(ids, timing_n_, 7);
+      }
+      ImGui::EndChild();
+      ImGui::EndChild();
     }
-    ImGui::EndChild();
-    ImGui::EndChild();
 
-    ImGui::BeginChild("timeline##root", ImVec2(0, timeline_h), true, ImGuiWindowFlags_NoScrollbar);
-    pb_.step = f.step;
-    pb_.steps = int(f.steps.size());
-    const auto in = timeline_.Draw(f.outcome ? &f.outcome->trace : nullptr, pb_, scale_);
-    if (in.step_changed) SetStepAll(pb_.step);
-    if (in.iteration) IterationAll(in.iteration);
-    if (in.selection_changed) Reselect();
-    ImGui::EndChild();
+    legend_.Draw(scale_);
+    if (present_) {
+      DrawStatusLine();
+    } else {
+      ImGui::BeginChild("timeline##root", ImVec2(0, bottom_h), true, ImGuiWindowFlags_NoScrollbar);
+      pb_.step = f.step;
+      pb_.steps = int(f.steps.size());
+      pb_.compare = Compare();
+      pb_.follow = follow_;
+      pb_.leader = focus_ ? "B" : "A";
+      const auto in = timeline_.Draw(f.outcome ? &f.outcome->trace : nullptr, pb_, scale_);
+      if (in.step_changed) SetStepAll(pb_.step);
+      if (in.iteration) IterationAll(in.iteration);
+      if (in.selection_changed) Reselect();
+      if (in.follow_changed) Do(Action::Follow);
+      ImGui::EndChild();
+    }
   }
   ImGui::End();
   DrawHelp();
@@ -651,6 +819,7 @@ int Gui::Run() {
   while (!glfwWindowShouldClose(window_)) {
     const auto t0 = Clock::now();
     glfwPollEvents();
+    UpdateScale();  // the window may have been resized (presenter mode's scale follows its height)
     if (fonts_dirty_) LoadFonts();
     PollWorker();
     PollTimings();
@@ -697,7 +866,7 @@ int Gui::Run() {
   }
 
   if (!opt_.no_settings) {
-    settings_.scale = scale_;
+    settings_.scale = base_scale_;
     settings_.variant = pane_[0].Id();
     settings_.compare = pane_[1].Id();
     settings_.compare_on = compare_on_;

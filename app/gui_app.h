@@ -16,8 +16,10 @@
 #include "visual/counters.h"
 #include "visual/fault_banner.h"
 #include "visual/frame.h"
+#include "visual/legend.h"
 #include "visual/memory_grid.h"
 #include "visual/source_view.h"
+#include "visual/steps.h"
 #include "visual/timeline.h"
 #include "visual/warp_lanes.h"
 
@@ -51,7 +53,11 @@ struct Pane {
 };
 
 // What a key does; the keyboard and `--keys` name the same actions.
-enum class Action { PlayPause, Next, Previous, First, NextIteration, PreviousIteration, SwitchFocus, Help };
+enum class Action {
+  PlayPause, Next, Previous, First, NextIteration, PreviousIteration, SwitchFocus, Help,
+  Present,  // presenter mode on/off
+  Follow,   // how B follows A: in lockstep, by source role, alone
+};
 
 class Gui {
  public:
@@ -79,6 +85,9 @@ class Gui {
   void StepAll(int delta);
   void Reselect();
   void GoToFault(Pane& p, const sim::Finding& f);
+  void FollowFocused();
+  void UpdateScale();
+  void DrawStatusLine();
   void ToggleFullscreen();
   void DrawFrame();
   void DrawPicker();
@@ -92,7 +101,12 @@ class Gui {
   GuiSettings settings_;
   std::string message_;  // one line under the picker: clamps, ignored settings, errors
   GLFWwindow* window_ = nullptr;
-  float scale_ = 1.0f;
+  float base_scale_ = 1.0f;  // the scale the user chose (saved)
+  float scale_ = 1.0f;       // the scale drawn at: larger in presenter mode
+  static constexpr float kPresentZoom = 1.35f;
+  bool present_ = false;     // presenter mode: the panes alone, large
+  visual::Follow follow_ = visual::Follow::Lockstep;
+  visual::LegendView legend_;
   bool fonts_dirty_ = true;
   ImFont* mono_ = nullptr;
   ImFont* big_ = nullptr;

@@ -16,6 +16,7 @@ struct GuiOptions {
   float scale = 0;
   std::string size;
   bool fullscreen = false;
+  bool present = false;  // start in presenter mode
   std::string screenshot, layout_out;
   int frames = 3;
   bool quit = false;

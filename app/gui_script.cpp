@@ -14,7 +14,8 @@ namespace {
 const std::pair<const char*, Action> kNames[] = {
     {"right", Action::Next},         {"left", Action::Previous},        {"home", Action::First},
     {"up", Action::NextIteration},   {"down", Action::PreviousIteration}, {"tab", Action::SwitchFocus},
-    {"space", Action::PlayPause},    {"help", Action::Help},
+    {"space", Action::PlayPause},    {"help", Action::Help},            {"present", Action::Present},
+    {"follow", Action::Follow},
 };
 
 }  // namespace

@@ -10,7 +10,8 @@ find_path(WS_STB_INCLUDE stb_image_write.h PATH_SUFFIXES stb REQUIRED)
 add_library(ws_visual STATIC
   visual/layout.cpp visual/palette.cpp visual/steps.cpp
   visual/memory_grid.cpp visual/warp_lanes.cpp visual/banks.cpp
-  visual/source_view.cpp visual/counters.cpp visual/timeline.cpp visual/fault_banner.cpp)
+  visual/source_view.cpp visual/counters.cpp visual/timeline.cpp visual/fault_banner.cpp
+  visual/legend.cpp visual/glossary.cpp)
 target_link_libraries(ws_visual PUBLIC ws_sim PkgConfig::WS_IMGUI OpenGL::GL)
 # The backends' headers include "imgui.h" by name.
 target_include_directories(ws_visual PUBLIC /usr/include/imgui /usr/include/imgui/backends)

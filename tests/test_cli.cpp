@@ -194,6 +194,6 @@ TEST(Cli, GuiHelpListsEveryGuiFlag) {
   EXPECT_EQ(r.code, 0) << r.out;
   for (const char* flag : {"--variant", "--compare", "--no-compare", "--n", "--block", "--warp", "--step", "--iteration",
                            "--whole-block", "--focus", "--keys", "--scale", "--size", "--fullscreen", "--screenshot",
-                           "--layout-out", "--frames", "--quit", "--benchmark-frames", "--no-settings"})
+                           "--layout-out", "--frames", "--quit", "--benchmark-frames", "--no-settings", "--present"})
     EXPECT_NE(r.out.find(std::string(flag) + " "), std::string::npos) << flag << " missing from:\n" << r.out;
 }

@@ -6,7 +6,6 @@
 #include <GL/gl.h>
 #include <imgui.h>
 
-#include "visual/help_marker.h"
 
 #include <algorithm>
 #include <cmath>
@@ -102,22 +101,9 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
   if (!frame.trace) return;
   const sim::Trace& trace = *frame.trace;
   ImGui::PushID(frame.pane.c_str());
-  ImGui::SetNextItemWidth(120 * scale);
-  ImGui::SliderFloat("zoom##grid", &zoom_, 1.0f, 16.0f, "zoom %.1fx");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Magnify the grids; scroll to move around.");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(90 * scale);
-  ImGui::SliderInt("trail##grid", &trail_steps_, 0, 8);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many earlier steps of this warp stay lit, fading.");
-  HelpMarker(
-        "Each cell is one array element. Lit cells: the lanes of the current instruction, in lane\n"
-        "colours (lane 0 violet ... lane 31 yellow). White outline: a 128-byte line the warp\n"
-        "touched; blue outline: a 32-byte sector. Grey shade: how often the shown warps touched\n"
-        "the element so far.");
-
-  const float child_h = std::max(height - ImGui::GetFrameHeightWithSpacing(), 40.0f * scale);
+  const float child_h = std::max(height, 40.0f * scale);
   ImGui::BeginChild("grids##mem", ImVec2(0, child_h), false,
-                    zoom_ > 1.0f ? ImGuiWindowFlags_HorizontalScrollbar : ImGuiWindowFlags_NoScrollbar);
+                    zoom > 1.0f ? ImGuiWindowFlags_HorizontalScrollbar : ImGuiWindowFlags_NoScrollbar);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int n_arrays = int(trace.arrays.size());
@@ -147,18 +133,18 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     const sim::ArrayInfo& a = trace.arrays[ai];
     ImGui::PushID(ai);
     const GridShape s = DrawShape(a.rows, a.cols, a.count);
-    const float x = origin.x + float(ai % per_row) * (col_w * zoom_ + gap);
-    const float y = origin.y + float(ai / per_row) * (row_h * zoom_ + label_h + gap);
+    const float x = origin.x + float(ai % per_row) * (col_w * zoom + gap);
+    const float y = origin.y + float(ai / per_row) * (row_h * zoom + label_h + gap);
     const std::string label =
         a.space == sim::Space::Shared
             ? a.name + " (shared " + a.type + "[" + std::to_string(a.count) + "], a row per 32 banks)"
             : a.name + " (" + a.type + ", " + std::to_string(s.rows) + "x" + std::to_string(s.cols) + ")";
-    dl->PushClipRect(V(x, y), V(x + col_w * zoom_, y + label_h), true);
+    dl->PushClipRect(V(x, y), V(x + col_w * zoom, y + label_h), true);
     dl->AddText(V(x, y), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
     dl->PopClipRect();
     const Rect area{x, y + label_h, col_w, row_h};
-    const GridLayout g = LayoutGrid(s.rows, s.cols, area, zoom_);
-    if (placed) placed->push_back({frame.pane, "grid", a.name, area, s.rows, s.cols, zoom_});
+    const GridLayout g = LayoutGrid(s.rows, s.cols, area, zoom);
+    if (placed) placed->push_back({frame.pane, "grid", a.name, area, s.rows, s.cols, zoom});
     used_w = std::max(used_w, x - origin.x + g.Width());
     used_h = std::max(used_h, y - origin.y + label_h + g.Height());
 
@@ -173,10 +159,10 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
                  V(g.x0 + g.Width(), g.y0 + g.Height()));
 
     // Trail: the focused warp's previous steps, fading.
-    for (int k = std::min<int>(trail_steps_, int(frame.trail.size())) - 1; k >= 0; --k) {
+    for (int k = std::min<int>(trail_steps, int(frame.trail.size())) - 1; k >= 0; --k) {
       const auto* ins = frame.trail[k];
       if (ins->array != a.id) continue;
-      const uint8_t alpha = uint8_t(150 - 110 * k / std::max(trail_steps_, 1));
+      const uint8_t alpha = uint8_t(150 - 110 * k / std::max(trail_steps, 1));
       for (int lane = 0; lane < 32; ++lane)
         if (ins->mask >> lane & 1) FillCell(dl, g, s, ElementOf(a, ins->addr[lane]), Pack(LaneRgb(lane), alpha));
     }

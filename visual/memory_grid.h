@@ -19,6 +19,10 @@ class MemoryGridView {
   // Draws into the current ImGui window, filling `height` pixels of it (the full width).
   void Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed);
 
+  // Set by the pane's view menu (the app draws it; presenter mode hides it).
+  float zoom = 1.0f;    // magnification of the grids, 1 to 16
+  int trail_steps = 3;  // earlier steps of the warp that stay lit, fading, 0 to 8
+
  private:
   struct Texture {
     unsigned id = 0;
@@ -28,8 +32,6 @@ class MemoryGridView {
   };
   void Upload(Texture& t, const StepFrame& frame, const sim::ArrayInfo& a);
   std::map<int, Texture> textures_;  // by array id
-  float zoom_ = 1.0f;
-  int trail_steps_ = 3;
   std::vector<uint8_t> pixels_;
   std::vector<uint32_t> counts_;
 };

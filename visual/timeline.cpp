@@ -1,37 +1,136 @@
-// Timeline (see timeline.h).
+// Timeline bar (see timeline.h).
 #include "visual/timeline.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "visual/palette.h"
 
 namespace ws::visual {
+namespace {
+
+float RowsHeight() { return ImGui::GetFrameHeight() * 2 + ImGui::GetStyle().ItemSpacing.y; }
+
+// A map of nx x ny cells `cell` px each at the cursor; `colour(x, y)` fills a cell; the cells of
+// `mark` (x0, y0, x1, y1 inclusive) are outlined, at least `min_mark` px across. Returns the
+// hovered cell, or {-1, -1}; `clicked` says whether it was clicked.
+struct Hit {
+  int x = -1, y = -1;
+  bool clicked = false;
+};
+template <class Colour>
+Hit CellMap(const char* id, uint32_t nx, uint32_t ny, float cell, Colour colour, const float (&mark)[4], float min_mark,
+            float thickness) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton(id, ImVec2(std::max(cell * float(nx), 1.0f), std::max(cell * float(ny), 1.0f)));
+  const float gap = cell > 4 ? 1 : 0;
+  for (uint32_t y = 0; y < ny; ++y)
+    for (uint32_t x = 0; x < nx; ++x) {
+      const ImVec2 a(p.x + cell * float(x), p.y + cell * float(y));
+      dl->AddRectFilled(a, ImVec2(a.x + cell - gap, a.y + cell - gap), colour(x, y));
+    }
+  // The mark, grown to `min_mark` around its centre so that a 1-px cell still shows.
+  ImVec2 lo(p.x + cell * mark[0], p.y + cell * mark[1]), hi(p.x + cell * (mark[2] + 1), p.y + cell * (mark[3] + 1));
+  const ImVec2 c((lo.x + hi.x) * 0.5f, (lo.y + hi.y) * 0.5f);
+  const float hw = std::max((hi.x - lo.x) * 0.5f, min_mark * 0.5f) + thickness * 0.5f;
+  const float hh = std::max((hi.y - lo.y) * 0.5f, min_mark * 0.5f) + thickness * 0.5f;
+  dl->AddRect(ImVec2(c.x - hw, c.y - hh), ImVec2(c.x + hw, c.y + hh), Pack(kHighlight), 0, 0, thickness);
+  Hit h;
+  if (ImGui::IsItemHovered() || ImGui::IsItemClicked()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    h.x = int(std::min(float(nx - 1), std::max(0.0f, (m.x - p.x) / cell)));
+    h.y = int(std::min(float(ny - 1), std::max(0.0f, (m.y - p.y) / cell)));
+    h.clicked = ImGui::IsItemClicked();
+  }
+  return h;
+}
+
+bool IconButton(const char* label, const char* tip) {
+  const bool pressed = ImGui::Button(label);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+  return pressed;
+}
+
+}  // namespace
+
+float TimelineView::Height(bool, float) { return RowsHeight() + ImGui::GetStyle().WindowPadding.y * 2; }
 
 TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float scale) {
   TimelineInput in;
+  const float rows_h = RowsHeight();
+  const float thick = std::max(2.0f, 2.0f * scale);
+
+  // Block and warp maps, both rows high.
+  if (trace) {
+    const auto& shape = trace->shape;
+    const uint32_t blocks = uint32_t(shape.grid.Count());
+    const uint32_t threads = uint32_t(shape.block.Count());
+    const uint32_t gx = std::max(shape.grid.x, 1u), gy = std::max(blocks / gx, 1u);
+    if (blocks <= 65536) {
+      const float cell = std::max(1.0f, std::min(rows_h * 2.5f / float(gx), rows_h / float(gy)));
+      const float mark[4] = {float(pb.block % gx), float(pb.block / gx), float(pb.block % gx), float(pb.block / gx)};
+      const Hit h = CellMap("grid##map", gx, gy, cell, [&](uint32_t x, uint32_t y) {
+        return y * gx + x == pb.block ? Pack(kHighlight) : Pack({70, 80, 95});
+      }, mark, 8 * scale, thick);
+      if (h.x >= 0) {
+        const uint32_t b = uint32_t(h.y) * gx + uint32_t(h.x);
+        ImGui::SetTooltip("block (%d, %d) = linear %u of %u: click to show it", h.x, h.y, b, blocks);
+        if (h.clicked && b != pb.block) {
+          pb.block = b;
+          in.selection_changed = true;
+        }
+      }
+      ImGui::SameLine();
+    }
+    const uint32_t bx = std::max(shape.block.x, 1u), by = std::max(threads / bx, 1u);
+    if (threads <= 4096) {
+      const float cell = std::max(1.0f, std::min(rows_h * 2.5f / float(bx), rows_h / float(by)));
+      const uint32_t first = pb.warp * 32, last = std::min(first + 31, threads - 1);
+      const uint32_t y0 = first / bx, y1 = last / bx;  // a warp spanning rows is outlined row-wide
+      const float mark[4] = {float(y1 > y0 ? 0 : first % bx), float(y0), float(y1 > y0 ? bx - 1 : last % bx), float(y1)};
+      const Hit h = CellMap("block##map", bx, by, cell, [&](uint32_t x, uint32_t y) {
+        const uint32_t t = y * bx + x;
+        if (t / 32 == pb.warp) return Pack(LaneRgb(int(t % 32)));
+        return pb.whole_block ? Pack({90, 90, 100}) : Pack(t / 32 % 2 ? Rgb{55, 55, 62} : Rgb{70, 70, 78});
+      }, mark, 8 * scale, thick);
+      if (h.x >= 0) {
+        const uint32_t t = uint32_t(h.y) * bx + uint32_t(h.x);
+        ImGui::SetTooltip("thread (%d, %d): linear %u, warp %u, lane %u. Click to show warp %u.\n"
+                          "Threads are numbered x fastest; 32 consecutive threads form a warp.",
+                          h.x, h.y, t, t / 32, t % 32, t / 32);
+        if (h.clicked && t / 32 != pb.warp) {
+          pb.warp = t / 32;
+          in.selection_changed = true;
+        }
+      }
+      ImGui::SameLine();
+    }
+  }
+
+  // Row 1: transport and scrub. Row 2: where we are, whole block, follow mode.
+  ImGui::BeginGroup();
   const int last = std::max(pb.steps - 1, 0);
-  if (ImGui::Button("|<##tl")) pb.step = 0, in.step_changed = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("First instruction (Home)");
+  auto set_step = [&](int s) {
+    pb.step = std::clamp(s, 0, last);
+    in.step_changed = true;
+  };
+  if (IconButton("|<##tl", "First instruction (Home)")) set_step(0);
   ImGui::SameLine();
-  if (ImGui::Button("<##tl")) pb.step = std::max(pb.step - 1, 0), in.step_changed = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Previous warp instruction (Left)");
+  if (IconButton("<##tl", "Previous warp instruction (Left)")) set_step(pb.step - 1);
   ImGui::SameLine();
-  if (ImGui::Button(pb.playing ? "Pause##tl" : "Play##tl", ImVec2(60 * scale, 0))) pb.playing = !pb.playing;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Play / pause (Space)");
+  if (IconButton(pb.playing ? "Pause##tl" : "Play##tl", "Play / pause (Space)")) pb.playing = !pb.playing;
   ImGui::SameLine();
-  if (ImGui::Button(">##tl")) pb.step = std::min(pb.step + 1, last), in.step_changed = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Next warp instruction (Right)");
+  if (IconButton(">##tl", "Next warp instruction (Right)")) set_step(pb.step + 1);
   ImGui::SameLine();
-  if (ImGui::Button("iteration -##tl")) in.iteration = -1;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The same source line, one loop iteration earlier (Down)");
+  if (IconButton("\xe2\x86\x91##tl", "The same source line, one loop iteration later (Up)")) in.iteration = +1;
   ImGui::SameLine();
-  if (ImGui::Button("iteration +##tl")) in.iteration = +1;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The same source line, one loop iteration later (Up)");
+  if (IconButton("\xe2\x86\x93##tl", "The same source line, one loop iteration earlier (Down)")) in.iteration = -1;
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(110 * scale);
+  ImGui::SetNextItemWidth(std::min(130 * scale, ImGui::GetContentRegionAvail().x * 0.3f));
   ImGui::SliderFloat("##speed", &pb.speed, 0.5f, 60.0f, "%.1f steps/s", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playback speed");
   ImGui::SameLine();
@@ -39,66 +138,32 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
   int step = pb.step;
   char fmt[64];
   std::snprintf(fmt, sizeof fmt, "step %%d of %d", pb.steps);
-  if (ImGui::SliderInt("##scrub", &step, 0, last, fmt)) pb.step = step, in.step_changed = true;
+  if (ImGui::SliderInt("##scrub", &step, 0, last, fmt)) set_step(step);
 
-  if (!trace) return in;
-  // Block and warp: a map of the grid's blocks, then the block's threads coloured by warp.
-  const auto& shape = trace->shape;
-  const uint32_t blocks = uint32_t(shape.grid.Count());
-  const uint32_t threads = uint32_t(shape.block.Count());
-  const uint32_t warps = (threads + 31) / 32;
-  ImGui::AlignTextToFramePadding();
-  ImGui::Text("block %u of %u, warp %u of %u", pb.block, blocks, pb.warp, warps);
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Click a block in the grid map, then a thread in the block map: its warp is shown.\n"
-                      "Threads are numbered x fastest; 32 consecutive threads form a warp.");
-  ImGui::SameLine();
-  if (ImGui::Checkbox("whole block##tl", &pb.whole_block)) in.selection_changed = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show every warp of the block at this step at once.");
-
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float map_h = ImGui::GetContentRegionAvail().y - 4 * scale;
-  if (map_h < 8 * scale) return in;
-  auto grid_map = [&](const char* id, uint32_t nx, uint32_t ny, float max_w, auto colour, auto clicked) {
-    const float cell = std::max(1.0f, std::min(max_w / float(nx), map_h / float(ny)));
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    ImGui::InvisibleButton(id, ImVec2(cell * float(nx), cell * float(ny)));
-    for (uint32_t y = 0; y < ny; ++y)
-      for (uint32_t x = 0; x < nx; ++x) {
-        const ImVec2 a(p.x + cell * float(x), p.y + cell * float(y));
-        dl->AddRectFilled(a, ImVec2(a.x + cell - (cell > 3 ? 1 : 0), a.y + cell - (cell > 3 ? 1 : 0)), colour(x, y));
-      }
-    if (ImGui::IsItemHovered() || ImGui::IsItemClicked()) {
-      const ImVec2 m = ImGui::GetIO().MousePos;
-      const uint32_t x = std::min(nx - 1, uint32_t(std::max(0.0f, (m.x - p.x) / cell)));
-      const uint32_t y = std::min(ny - 1, uint32_t(std::max(0.0f, (m.y - p.y) / cell)));
-      clicked(x, y, ImGui::IsItemClicked());
-    }
-  };
-  const uint32_t gx = shape.grid.x, gy = uint32_t(shape.grid.Count() / std::max(shape.grid.x, 1u));
-  if (blocks <= 4096) {
-    grid_map("grid##map", gx, gy, 200 * scale,
-             [&](uint32_t x, uint32_t y) { return y * gx + x == pb.block ? Pack(kHighlight) : Pack({70, 80, 95}); },
-             [&](uint32_t x, uint32_t y, bool click) {
-               ImGui::SetTooltip("block (%u, %u) = linear %u", x, y, y * gx + x);
-               if (click) pb.block = y * gx + x, in.selection_changed = true;
-             });
+  if (trace) {
+    const uint32_t blocks = uint32_t(trace->shape.grid.Count());
+    const uint32_t warps = uint32_t((trace->shape.block.Count() + 31) / 32);
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("block %u of %u \xc2\xb7 warp %u of %u", pb.block, blocks, pb.warp, warps);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Click a block in the grid map, then a thread in the block map: its warp is shown.");
     ImGui::SameLine();
+    if (ImGui::Checkbox("whole block##tl", &pb.whole_block)) in.selection_changed = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show every warp of the block at this step at once.");
   }
-  const uint32_t bx = shape.block.x, by = uint32_t(threads / std::max(shape.block.x, 1u));
-  if (threads <= 4096) {
-    grid_map("block##map", bx, by, ImGui::GetContentRegionAvail().x * 0.5f,
-             [&](uint32_t x, uint32_t y) {
-               const uint32_t w = (y * bx + x) / 32;
-               if (w == pb.warp) return Pack(LaneRgb(int((y * bx + x) % 32)));
-               return pb.whole_block ? Pack({90, 90, 100}) : Pack(w % 2 ? Rgb{55, 55, 62} : Rgb{70, 70, 78});
-             },
-             [&](uint32_t x, uint32_t y, bool click) {
-               const uint32_t t = y * bx + x;
-               ImGui::SetTooltip("thread (%u, %u): linear %u, warp %u, lane %u", x, y, t, t / 32, t % 32);
-               if (click) pb.warp = t / 32, in.selection_changed = true;
-             });
+  if (pb.compare) {
+    ImGui::SameLine();
+    const std::string other = std::string(pb.leader) == "A" ? "B" : "A";
+    const std::string label = other + " follows " + pb.leader + " " + ToString(pb.follow) + " (L)##tl";
+    if (ImGui::Button(label.c_str())) in.follow_changed = true;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("How the other pane moves when the focused one steps:\n"
+                        "in lockstep: the same step number (and the same loop iteration for Up/Down);\n"
+                        "by source role: the instruction doing the same thing (load/store, global/shared)\n"
+                        "  to the array of the same name, so unlike kernels line up;\n"
+                        "alone: it stays; Tab gives it the keys.");
   }
+  ImGui::EndGroup();
   return in;
 }
 

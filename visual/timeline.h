@@ -1,9 +1,12 @@
-// Timeline: step by warp instruction or loop iteration, play/pause with a speed, a scrub
-// slider, and block/warp choice by clicking a block of the grid and a thread of the block.
+// Timeline bar: step by warp instruction or loop iteration, play/pause with a speed, a scrub
+// slider, how B follows A, and block/warp choice by clicking a map of the grid's blocks and a map
+// of the block's threads (the current block and warp outlined so they show at any size). Two
+// rows of controls, the maps beside them.
 #pragma once
 #include <cstdint>
 
 #include "sim/trace.h"
+#include "visual/steps.h"
 
 namespace ws::visual {
 
@@ -14,18 +17,24 @@ struct Playback {
   float speed = 4.0f;     // steps per second
   uint32_t block = 0, warp = 0;
   bool whole_block = false;
+  bool compare = false;   // two panes shown: the follow mode matters
+  Follow follow = Follow::Lockstep;
+  const char* leader = "A";  // the focused pane, which the other follows
 };
 
-// What the user asked for this frame (the app applies it to both panes in lockstep).
+// What the user asked for this frame (the app applies it to both panes).
 struct TimelineInput {
   bool step_changed = false;      // pb.step was set
   int iteration = 0;              // -1 / +1: previous / next loop iteration
   bool selection_changed = false; // pb.block or pb.warp was set
+  bool follow_changed = false;    // the follow-mode button was pressed (next mode)
 };
 
 class TimelineView {
  public:
   TimelineInput Draw(const sim::Trace* trace, Playback& pb, float scale);
+  // Height of the bar (its window padding included) at the current style.
+  static float Height(bool compare, float scale);
 };
 
 }  // namespace ws::visual

@@ -88,9 +88,7 @@ void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed
     ImGui::EndTooltip();
   }
   // Each lane's element, as row,col of the drawn grid.
-  ImGui::Checkbox("lane addresses##lanes", &show_addresses_);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("List every lane's element and address.");
-  if (show_addresses_ && a) {
+  if (show_addresses && a) {
     const GridShape s = DrawShape(a->rows, a->cols, a->count);
     std::string text;
     for (int lane = 0; lane < 32; ++lane) {

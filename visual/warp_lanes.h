@@ -16,8 +16,7 @@ class WarpLanesView {
  public:
   void Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed);
 
- private:
-  bool show_addresses_ = false;
+  bool show_addresses = false;  // list every lane's element and address (set by the pane's view menu)
 };
 
 }  // namespace ws::visual

@@ -1,0 +1,41 @@
+// Glossary (see glossary.h).
+#include "visual/glossary.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace ws::visual {
+
+const std::vector<Term>& Glossary() {
+  static const std::vector<Term> terms = {
+      {"request", "One memory instruction of a warp: the addresses of all its active lanes, served together."},
+      {"sector", "32 bytes of memory, the unit global memory moves: a request costs one transfer per distinct sector it touches."},
+      {"line", "128 bytes (four sectors), the unit a cache keeps; a well-coalesced warp touches few lines."},
+      {"wavefront", "One pass of a shared-memory request through the 32 banks; a request without conflicts needs one."},
+      {"bank", "Shared memory is split into 32 banks of 4-byte words, and each bank serves one word per pass."},
+      {"bank conflict", "Lanes asking one bank for different words: the bank serves them one after another, a wavefront each."},
+      {"broadcast", "Lanes reading the very same word get it in one pass, at no extra cost."},
+      {"divergence", "Lanes of a warp taking different sides of a branch: the warp runs each side in turn, the other lanes masked off."},
+      {"occupancy", "How many warps an SM holds at once, as a share of its maximum; more warps hide more memory latency."},
+  };
+  return terms;
+}
+
+void DrawGlossary(float width) {
+  if (!ImGui::BeginTable("glossary##help", 2, ImGuiTableFlags_SizingFixedFit, ImVec2(width, 0))) return;
+  float word_w = 0;
+  for (const Term& t : Glossary()) word_w = std::max(word_w, ImGui::CalcTextSize(t.word).x);
+  ImGui::TableSetupColumn("word", ImGuiTableColumnFlags_WidthFixed, word_w);
+  ImGui::TableSetupColumn("meaning", ImGuiTableColumnFlags_WidthStretch);
+  for (const Term& t : Glossary()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(t.word);
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", t.meaning);
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace ws::visual

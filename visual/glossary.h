@@ -1,0 +1,18 @@
+// Glossary: the words the views use (request, sector, line, wavefront, bank, ...), each in one
+// plain sentence, for the help window (F1) beside the key table.
+#pragma once
+#include <vector>
+
+namespace ws::visual {
+
+struct Term {
+  const char* word;
+  const char* meaning;
+};
+
+const std::vector<Term>& Glossary();
+
+// Draws the glossary as a two-column table that wraps within `width` pixels.
+void DrawGlossary(float width);
+
+}  // namespace ws::visual

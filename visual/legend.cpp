@@ -1,0 +1,123 @@
+// Legend strip (see legend.h). The swatches draw with the palette the views use.
+#include "visual/legend.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "visual/palette.h"
+
+namespace ws::visual {
+namespace {
+
+float SwatchWidth(Swatch s, float side) {
+  switch (s) {
+    case Swatch::LaneRamp: return side * 4;
+    case Swatch::Trail: return side * 2.2f;
+    case Swatch::Heat: return side * 2;
+    default: return side;
+  }
+}
+
+void DrawSwatch(ImDrawList* dl, Swatch s, ImVec2 p, float side, float scale) {
+  const ImVec2 q(p.x + side, p.y + side);
+  const float thin = std::max(1.0f, scale), thick = std::max(2.0f, 2.0f * scale);
+  switch (s) {
+    case Swatch::LaneRamp: {
+      const float w = SwatchWidth(s, side) / 32;
+      for (int lane = 0; lane < 32; ++lane)
+        dl->AddRectFilled(ImVec2(p.x + w * lane, p.y), ImVec2(p.x + w * (lane + 1), q.y), Pack(LaneRgb(lane)));
+      break;
+    }
+    case Swatch::LineOutline:
+      dl->AddRectFilled(p, q, Pack(kBackground));
+      dl->AddRect(ImVec2(p.x + thick * 0.5f, p.y + thick * 0.5f), ImVec2(q.x - thick * 0.5f, q.y - thick * 0.5f),
+                  Pack(kLine, 220), 0, 0, thick);
+      break;
+    case Swatch::SectorOutline:
+      dl->AddRectFilled(p, q, Pack(kBackground));
+      dl->AddRect(ImVec2(p.x + thin * 0.5f, p.y + thin * 0.5f), ImVec2(q.x - thin * 0.5f, q.y - thin * 0.5f),
+                  Pack(kSector, 230), 0, 0, thin);
+      break;
+    case Swatch::Trail: {
+      // The same lane at the step and two steps before, fading as the memory view fades it.
+      const float w = SwatchWidth(s, side) / 3;
+      const uint8_t alpha[3] = {150, 95, 40};
+      for (int k = 0; k < 3; ++k)
+        dl->AddRectFilled(ImVec2(p.x + w * k, p.y), ImVec2(p.x + w * (k + 1) - thin, q.y), Pack(LaneRgb(20), alpha[k]));
+      break;
+    }
+    case Swatch::Conflict: dl->AddRectFilled(p, q, Pack(kConflict)); break;
+    case Swatch::Broadcast:
+      dl->AddRectFilled(p, q, Pack(LaneRgb(8)));
+      dl->AddRect(p, q, Pack(kLine), 0, 0, thin);
+      break;
+    case Swatch::Masked: dl->AddRectFilled(p, q, Pack(kMasked)); break;
+    case Swatch::Heat: {
+      const float w = SwatchWidth(s, side) / 4;
+      for (int k = 0; k < 4; ++k)
+        dl->AddRectFilled(ImVec2(p.x + w * k, p.y), ImVec2(p.x + w * (k + 1), q.y), Pack(HeatRgb(float(k) / 3)));
+      break;
+    }
+  }
+}
+
+// Calls place(entry, x, y, width) for each entry, wrapping at `width`; returns the rows used.
+template <class F>
+int Arrange(float width, float scale, F place) {
+  const float side = ImGui::GetTextLineHeight();
+  const float gap = ImGui::GetStyle().ItemSpacing.x, entry_gap = 14 * scale;
+  float x = 0;
+  int row = 0;
+  for (const auto& e : LegendEntries()) {
+    const float w = SwatchWidth(e.swatch, side) + gap + ImGui::CalcTextSize(e.label).x;
+    if (x > 0 && x + w > width) {
+      x = 0;
+      ++row;
+    }
+    place(e, x, row, w);
+    x += w + entry_gap;
+  }
+  return row + 1;
+}
+
+}  // namespace
+
+const std::vector<LegendEntry>& LegendEntries() {
+  static const std::vector<LegendEntry> entries = {
+      {Swatch::LaneRamp, "lane 0 \xe2\x80\xa6 31", "The lanes of the warp, in lane colours: lane 0 violet, lane 31 yellow."},
+      {Swatch::LineOutline, "128-byte line", "White outline: a 128-byte line (four sectors) the step touches."},
+      {Swatch::SectorOutline, "32-byte sector", "Blue outline: a 32-byte sector, the unit global memory moves."},
+      {Swatch::Trail, "trail", "Fading lane colours: the cells this warp touched in its last few steps."},
+      {Swatch::Heat, "touched before", "Grey shades: how often the shown warps touched a cell so far (lighter: more)."},
+      {Swatch::Conflict, "bank conflict", "A bank asked for more than one word: it serves them one after another."},
+      {Swatch::Broadcast, "broadcast", "White-edged word with a count: several lanes read the same word at once (free)."},
+      {Swatch::Masked, "masked lane", "Grey lane: switched off by a branch (divergence) or past the end of the data."},
+  };
+  return entries;
+}
+
+void LegendView::Draw(float scale) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float side = ImGui::GetTextLineHeight();
+  const float row_h = ImGui::GetTextLineHeightWithSpacing();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const int rows = Arrange(width, scale, [&](const LegendEntry& e, float x, int row, float w) {
+    const ImVec2 p(origin.x + x, origin.y + row * row_h);
+    DrawSwatch(dl, e.swatch, p, side, scale);
+    dl->AddText(ImVec2(p.x + SwatchWidth(e.swatch, side) + gap, p.y), ImGui::GetColorU32(ImGuiCol_Text), e.label);
+    if (ImGui::IsWindowHovered() && mouse.x >= p.x && mouse.x < p.x + w && mouse.y >= p.y && mouse.y < p.y + row_h)
+      ImGui::SetTooltip("%s", e.tooltip);
+  });
+  ImGui::Dummy(ImVec2(width, rows * row_h));
+}
+
+float LegendView::Height(float width, float scale) {
+  const int rows = Arrange(width, scale, [](const LegendEntry&, float, int, float) {});
+  return rows * ImGui::GetTextLineHeightWithSpacing();
+}
+
+}  // namespace ws::visual

@@ -1,0 +1,29 @@
+// Legend strip: what each colour and outline of the views means (lane colours, line and sector
+// outlines, trail, bank conflict, broadcast, masked lane, earlier touches), always on screen.
+// Entries wrap onto more rows rather than clip.
+#pragma once
+#include <vector>
+
+namespace ws::visual {
+
+// How one entry's swatch is drawn.
+enum class Swatch { LaneRamp, LineOutline, SectorOutline, Trail, Conflict, Broadcast, Masked, Heat };
+
+struct LegendEntry {
+  Swatch swatch;
+  const char* label;
+  const char* tooltip;
+};
+
+// The entries in the order they are shown (cache hit kinds will join here).
+const std::vector<LegendEntry>& LegendEntries();
+
+class LegendView {
+ public:
+  // Draws the strip across the available width of the current window.
+  void Draw(float scale);
+  // Height the strip takes at `width` (one row, or more where it wraps), for layout.
+  static float Height(float width, float scale);
+};
+
+}  // namespace ws::visual

@@ -783,7 +783,7 @@ void Gui::DrawFrame() {
       ImGui::EndChild();
     }
 
-    legend_.Draw(scale_);
+    legend_.Draw(scale_, &placed_);
     if (present_) {
       DrawStatusLine();
     } else {

@@ -97,7 +97,7 @@ const std::vector<LegendEntry>& LegendEntries() {
   return entries;
 }
 
-void LegendView::Draw(float scale) {
+void LegendView::Draw(float scale, std::vector<Placed>* placed) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
   const float side = ImGui::GetTextLineHeight();
@@ -108,6 +108,8 @@ void LegendView::Draw(float scale) {
   const int rows = Arrange(width, scale, [&](const LegendEntry& e, float x, int row, float w) {
     const ImVec2 p(origin.x + x, origin.y + row * row_h);
     DrawSwatch(dl, e.swatch, p, side, scale);
+    if (placed && e.swatch == Swatch::LaneRamp)
+      placed->push_back({"", "legend", "lanes", Rect{p.x, p.y, SwatchWidth(e.swatch, side), side}});
     dl->AddText(ImVec2(p.x + SwatchWidth(e.swatch, side) + gap, p.y), ImGui::GetColorU32(ImGuiCol_Text), e.label);
     if (ImGui::IsWindowHovered() && mouse.x >= p.x && mouse.x < p.x + w && mouse.y >= p.y && mouse.y < p.y + row_h)
       ImGui::SetTooltip("%s", e.tooltip);

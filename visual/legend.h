@@ -4,6 +4,8 @@
 #pragma once
 #include <vector>
 
+#include "visual/frame.h"
+
 namespace ws::visual {
 
 // How one entry's swatch is drawn.
@@ -20,8 +22,9 @@ const std::vector<LegendEntry>& LegendEntries();
 
 class LegendView {
  public:
-  // Draws the strip across the available width of the current window.
-  void Draw(float scale);
+  // Draws the strip across the available width of the current window; records the lane-colour
+  // swatch as kind "legend", name "lanes" (lane k's colour at k/32 of its width).
+  void Draw(float scale, std::vector<Placed>* placed);
   // Height the strip takes at `width` (one row, or more where it wraps), for layout.
   static float Height(float width, float scale);
 };

@@ -191,6 +191,45 @@ TEST(GuiPixels, EveryFamilyShowsItsHandWorkedStep) {
   }
 }
 
+// The legend's lane swatch runs lane 0 to lane 31 left to right in the lanes' own colours.
+TEST(GuiPixels, LegendShowsTheLaneColoursInOrder) {
+  const Shot s = Take("legend", "--variant transpose/naive --compare transpose/shared");
+  const nlohmann::json* p = s.Find("", "legend", "lanes");
+  ASSERT_NE(p, nullptr) << "no legend";
+  const Rect r = RectOf(*p);
+  for (int lane : {0, 16, 31})
+    EXPECT_TRUE(Near(s.At(r.x + r.w * (lane + 0.5f) / 32, r.y + r.h * 0.5f), LaneRgb(lane), "legend lane " + std::to_string(lane)));
+}
+
+// Presenter mode hides the source and timing panels: the two panes take the window's width,
+// with the legend still under them. Out of it the side panel takes at least 20% (28% of the
+// width, at least 200 px at scale 1).
+TEST(GuiPixels, PresenterModeGivesTheWidthToThePanes) {
+  const Shot normal = Take("normal", "--variant transpose/naive --compare transpose/shared");
+  const Shot present = Take("present", "--variant transpose/naive --compare transpose/shared --present");
+  const nlohmann::json* nb = normal.Find("B", "lanes");
+  const nlohmann::json* pb = present.Find("B", "lanes");
+  ASSERT_NE(nb, nullptr);
+  ASSERT_NE(pb, nullptr);
+  const Rect n = RectOf(*nb), p = RectOf(*pb);
+  EXPECT_LT(n.x + n.w, 0.8f * float(normal.w));
+  EXPECT_GT(p.x + p.w, 0.95f * float(present.w));
+  EXPECT_NE(present.Find("", "legend", "lanes"), nullptr) << "the legend stays in presenter mode";
+}
+
+// naive vs shared transpose, n=64, block 0, warp 0 (threadIdx.y 0, threadIdx.x = lane). naive's
+// steps: 0 load in, 1 store out. shared's: 0 load in, 1 store tile, 2 load tile, 3 store
+// out[0*64 + lane] (row 0, column lane of out). After one Right, A is at its store of out: by
+// source role B shows its own store of out (step 3); in lockstep B is at step 1, the tile store,
+// and has not touched out yet.
+TEST(GuiPixels, FollowByRoleShowsTheOtherKernelsStoreOfTheSameArray) {
+  const std::string args = "--variant transpose/naive --compare transpose/shared --n 64 --step 0 --keys ";
+  const Shot role = Take("follow_role", args + "follow,right");
+  EXPECT_TRUE(Near(CellColour(role, "B", "out", 0, 5), LaneRgb(5), "B out[0][5] lit by lane 5"));
+  const Shot lockstep = Take("follow_lockstep", args + "right");
+  EXPECT_FALSE(Near(CellColour(lockstep, "B", "out", 0, 5), LaneRgb(5), "B out[0][5] in lockstep"));
+}
+
 TEST(GuiPixels, OutOfRangeInputIsClampedNotFatal) {
   // n far over the simulator's limit and a block outside the grid: the program says so and runs.
   const Shot s = Take("clamped", "--variant transpose/naive --no-compare --n 100000000 --block 999999");

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "sim/caption.h"
 #include "sim/metrics.h"
 
 namespace ws::app {
@@ -32,22 +33,6 @@ nlohmann::json FindingsJson(const sim::Trace& t) {
 }
 
 }  // namespace
-
-std::string Caption(const sim::WarpInstruction& ins) {
-  char b[160];
-  const int lanes = ins.ActiveLanes();
-  if (ins.space == sim::Space::Global) {
-    std::snprintf(b, sizeof b, "%d lanes -> %d lines, %d sectors (ideal %d)", lanes, ins.lines,
-                  ins.sectors, ins.ideal_sectors);
-  } else if (ins.conflict_degree > 1) {
-    std::snprintf(b, sizeof b, "%d lanes -> %d wavefronts (ideal %d): %d-way bank conflict", lanes,
-                  ins.wavefronts, ins.ideal_wavefronts, ins.conflict_degree);
-  } else {
-    std::snprintf(b, sizeof b, "%d lanes -> %d wavefronts (ideal %d): no bank conflict", lanes,
-                  ins.wavefronts, ins.ideal_wavefronts);
-  }
-  return b;
-}
 
 nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest& r,
                          const kernels::SimOutcome& o) {
@@ -160,7 +145,7 @@ nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps) {
       j["ideal_wavefronts"] = ins.ideal_wavefronts;
       j["conflict_degree"] = ins.conflict_degree;
     }
-    j["caption"] = Caption(ins);
+    j["caption"] = sim::Caption(ins);
     arr.push_back(j);
   }
   return {{"instructions", arr}, {"truncated", t.truncated}, {"findings", FindingsJson(t)}};
@@ -191,10 +176,10 @@ void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps) {
     const auto& ins = t.instructions[i];
     const auto& a = t.arrays[ins.array];
     char b[256];
-    std::snprintf(b, sizeof b, "#%-4zu line %-3u %-6s %-3s %-5s %2dB mask %08x  %s\n", i,
+    std::snprintf(b, sizeof b, "#%-4zu line %-3u %-6s %-3s %-5s %2dB mask %08x  ", i,
                   t.sites[ins.site].line, a.name.c_str(), sim::ToString(ins.op),
-                  sim::ToString(ins.space), int(ins.width), ins.mask, Caption(ins).c_str());
-    out << b << "      lanes:";
+                  sim::ToString(ins.space), int(ins.width), ins.mask);
+    out << b << sim::Caption(ins) << "\n      lanes:";
     for (int l = 0; l < sim::kWarpSize; ++l) {
       if (ins.mask >> l & 1) out << " " << (ins.addr[l] - a.base) / a.elem_bytes;
       else out << " -";

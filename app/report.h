@@ -21,7 +21,4 @@ nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps);
 void PrintTraceCsv(std::ostream& out, const kernels::SimOutcome& o, size_t steps);
 void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps);
 
-// "32 lanes -> 16 lines, 16 sectors (ideal 4)" and its shared-memory counterpart.
-std::string Caption(const sim::WarpInstruction& ins);
-
 }  // namespace ws::app

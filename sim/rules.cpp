@@ -23,6 +23,20 @@ int CountDistinctSorted(const uint64_t* v, int n) {
   return d;
 }
 
+// Most active lanes on one address (atomics: the updates that serialise).
+int MostLanesOnOneAddress(const WarpInstruction& ins) {
+  uint64_t adr[kWarpSize];
+  int k = 0;
+  for (uint32_t m = ins.mask; m; m &= m - 1) adr[k++] = ins.addr[__builtin_ctz(m)];
+  SmallSort(adr, k);
+  int most = k > 0, run = 1;
+  for (int i = 1; i < k; ++i) {
+    run = adr[i] == adr[i - 1] ? run + 1 : 1;
+    most = std::max(most, run);
+  }
+  return most;
+}
+
 }  // namespace
 
 // Population count without a library call on x86-64 targets that lack POPCNT.
@@ -131,23 +145,15 @@ void Coalesce(WarpInstruction& ins) {
     ins.lines = uint16_t(lines);
   }
   ins.ideal_sectors = std::min(ins.sectors, ins.ideal_sectors);
-  if (ins.op == Op::Atomic || ins.op == Op::Reduction) {
-    uint64_t adr[kWarpSize];
-    int k = 0;
-    for (uint32_t m = ins.mask; m; m &= m - 1) adr[k++] = ins.addr[__builtin_ctz(m)];
-    SmallSort(adr, k);
-    int most = k > 0, run = 1;
-    for (int i = 1; i < k; ++i) {
-      run = adr[i] == adr[i - 1] ? run + 1 : 1;
-      most = std::max(most, run);
-    }
-    ins.same_address_lanes = uint16_t(most);
-  }
+  if (ins.op == Op::Atomic || ins.op == Op::Reduction)
+    ins.same_address_lanes = uint16_t(MostLanesOnOneAddress(ins));
 }
+
+int BankPhaseLanes(uint32_t width) { return width <= 4 ? 32 : (width <= 8 ? 16 : 8); }
 
 void BankConflicts(WarpInstruction& ins) {
   const uint32_t w = ins.width;
-  const int phase_lanes = w <= 4 ? 32 : (w == 8 ? 16 : 8);
+  const int phase_lanes = BankPhaseLanes(w);
   int wavefronts = 0, ideal = 0, degree = 0;
   for (int p0 = 0; p0 < kWarpSize; p0 += phase_lanes) {
     uint64_t words[kWarpSize * 4];
@@ -171,6 +177,56 @@ void BankConflicts(WarpInstruction& ins) {
   ins.wavefronts = uint16_t(wavefronts);
   ins.ideal_wavefronts = uint16_t(ideal);
   ins.conflict_degree = uint16_t(degree);
+  ins.same_address_lanes =
+      ins.op == Op::Atomic || ins.op == Op::Reduction ? uint16_t(MostLanesOnOneAddress(ins)) : 0;
+}
+
+std::vector<BankColumn> SharedBanks(const WarpInstruction& ins) {
+  std::vector<BankColumn> cols(32);
+  const uint32_t w = std::max<uint32_t>(ins.width, 1);
+  const int phase_lanes = BankPhaseLanes(w);
+  for (int p0 = 0, phase = 0; p0 < kWarpSize; p0 += phase_lanes, ++phase) {
+    int per_bank[32] = {};
+    for (int lane = p0; lane < p0 + phase_lanes; ++lane) {
+      if (!(ins.mask >> lane & 1)) continue;
+      for (uint64_t wd = ins.addr[lane] >> 2; wd <= (ins.addr[lane] + w - 1) >> 2; ++wd) {
+        auto& words = cols[wd & 31].words;
+        auto it = std::find_if(words.begin(), words.end(),
+                               [&](const BankWord& b) { return b.word == wd && b.phase == phase; });
+        if (it == words.end()) {
+          words.push_back({wd, phase, {lane}});
+          ++per_bank[wd & 31];
+        } else if (it->lanes.back() != lane) {
+          it->lanes.push_back(lane);
+        }
+      }
+    }
+    for (int b = 0; b < 32; ++b) cols[b].degree = std::max(cols[b].degree, per_bank[b]);
+  }
+  return cols;
+}
+
+uint64_t DistinctBytes(const WarpInstruction& ins) {
+  // Byte ranges [addr, addr + width) of the active lanes, sorted by start, merged.
+  uint64_t start[kWarpSize];
+  int n = 0;
+  for (uint32_t m = ins.mask; m; m &= m - 1) start[n++] = ins.addr[__builtin_ctz(m)];
+  SmallSort(start, n);
+  uint64_t bytes = 0, covered_to = 0;
+  for (int i = 0; i < n; ++i) {
+    const uint64_t lo = i == 0 ? start[i] : std::max(start[i], covered_to), hi = start[i] + ins.width;
+    if (hi > lo) bytes += hi - lo;
+    covered_to = std::max(covered_to, hi);
+  }
+  return bytes;
+}
+
+int DistinctAddresses(const WarpInstruction& ins) {
+  uint64_t adr[kWarpSize];
+  int k = 0;
+  for (uint32_t m = ins.mask; m; m &= m - 1) adr[k++] = ins.addr[__builtin_ctz(m)];
+  SmallSort(adr, k);
+  return CountDistinctSorted(adr, k);
 }
 
 }  // namespace ws::sim

@@ -1,5 +1,8 @@
-// Pure memory rules: what one warp instruction costs in sectors, lines and bank wavefronts.
+// Pure memory rules: what one warp instruction costs in sectors, lines and bank wavefronts,
+// and the per-bank picture of a shared-memory instruction that the bank view draws.
 #pragma once
+#include <vector>
+
 #include "sim/trace.h"
 
 namespace ws::sim {
@@ -16,6 +19,31 @@ void Coalesce(WarpInstruction& ins);
 // one bank serialise into extra wavefronts. 8- and 16-byte accesses are served in phases of
 // 16 and 8 lanes. Fills wavefronts, ideal_wavefronts and conflict_degree.
 void BankConflicts(WarpInstruction& ins);
+
+// The phase rule (Programming Guide, "Shared Memory", 5.x+): the lanes served together in one
+// pass through the banks — 32 for accesses of up to 4 bytes, 16 for 8-byte and 8 for 16-byte
+// accesses. BankConflicts and SharedBanks both use it; nothing else may re-derive it.
+int BankPhaseLanes(uint32_t width);
+
+// Per bank: the distinct 4-byte words the active lanes touch, the lanes on each word and the
+// phase that serves it. A bank's degree is its most distinct words within one phase (0:
+// untouched), so the largest degree equals BankConflicts' conflict_degree and the wavefronts
+// are the sum over phases of each phase's largest degree.
+struct BankWord {
+  uint64_t word = 0;      // byte offset / 4
+  int phase = 0;          // 0 .. 32 / BankPhaseLanes(width) - 1
+  std::vector<int> lanes;  // lanes reading or writing this word in this phase
+};
+struct BankColumn {
+  std::vector<BankWord> words;  // in the order lanes reach them
+  int degree = 0;
+};
+std::vector<BankColumn> SharedBanks(const WarpInstruction& ins);
+
+// Distinct bytes the active lanes ask for: a byte several lanes read counts once.
+uint64_t DistinctBytes(const WarpInstruction& ins);
+// Distinct addresses (lane pieces) among the active lanes.
+int DistinctAddresses(const WarpInstruction& ins);
 
 // Applies whichever rule fits the instruction's space.
 inline void Analyze(WarpInstruction& ins) {

@@ -1,6 +1,9 @@
 // The memory rules on hand-built warp instructions; expected numbers worked out by hand.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "sim/rules.h"
 
 using namespace ws::sim;
@@ -113,4 +116,100 @@ TEST(Banks, ConsecutiveFloat4IsFourPhasesOfOneWavefront) {
   EXPECT_EQ(ins.wavefronts, 4);
   EXPECT_EQ(ins.ideal_wavefronts, 4);
   EXPECT_EQ(ins.conflict_degree, 1);
+}
+
+// ---- the bank picture (sim::SharedBanks) ----
+
+TEST(SharedBanks, ColumnReadOfA32x32TileIs32WayInBankZero) {
+  // tile[lane][0]: word lane*32, bank (lane*32) % 32 = 0 for every lane.
+  const auto cols = SharedBanks(SharedAt(32));
+  EXPECT_EQ(cols[0].degree, 32);
+  EXPECT_EQ(cols[0].words.size(), 32u);
+  EXPECT_EQ(cols[1].degree, 0);
+}
+
+TEST(SharedBanks, PaddedColumnReadSpreadsOverAllBanks) {
+  // tile[lane][0] with 33 columns: word lane*33, bank lane.
+  const auto cols = SharedBanks(SharedAt(33));
+  for (int b = 0; b < 32; ++b) {
+    EXPECT_EQ(cols[b].degree, 1);
+    ASSERT_EQ(cols[b].words.size(), 1u);
+    EXPECT_EQ(cols[b].words[0].lanes, std::vector<int>{b});
+  }
+}
+
+TEST(SharedBanks, SameWordIsABroadcastNotAConflict) {
+  const auto cols = SharedBanks(SharedAt(0));
+  EXPECT_EQ(cols[0].degree, 1);
+  EXPECT_EQ(cols[0].words[0].lanes.size(), 32u);
+}
+
+TEST(SharedBanks, EightByteAccessIsServedInTwoHalfWarpPhases) {
+  // Lane l at byte 8l: each half-warp covers 32 distinct words, one per bank.
+  const auto cols = SharedBanks(SharedAt(2, 8));
+  EXPECT_EQ(cols[0].degree, 1);
+  ASSERT_EQ(cols[0].words.size(), 2u);
+  EXPECT_EQ(cols[0].words[0].word, 0u);   // lane 0, phase 0
+  EXPECT_EQ(cols[0].words[0].phase, 0);
+  EXPECT_EQ(cols[0].words[1].word, 32u);  // lane 16 (byte 128), phase 1
+  EXPECT_EQ(cols[0].words[1].phase, 1);
+  EXPECT_EQ(cols[0].words[1].lanes, std::vector<int>{16});
+}
+
+TEST(SharedBanks, SixteenByteAccessIsServedInFourQuarterWarpPhases) {
+  // Lane l at byte 16l: lane 8p covers words 32p..32p+3, so bank 0 holds words 0, 32, 64, 96,
+  // one per phase: four words, never two in one phase.
+  const auto cols = SharedBanks(SharedAt(4, 16));
+  ASSERT_EQ(cols[0].words.size(), 4u);
+  for (int p = 0; p < 4; ++p) {
+    EXPECT_EQ(cols[0].words[p].phase, p);
+    EXPECT_EQ(cols[0].words[p].lanes, std::vector<int>{8 * p});
+  }
+  EXPECT_EQ(cols[0].degree, 1);
+}
+
+// The view's picture and the counters come from one phase rule: on random instructions the
+// largest per-phase degree is the conflict degree and the per-phase maxima add up to the wavefronts.
+TEST(SharedBanks, AgreesWithBankConflictsOnRandomInstructions) {
+  uint64_t seed = 12345;
+  auto next = [&] { seed = seed * 6364136223846793005ull + 1442695040888963407ull; return seed >> 33; };
+  const uint8_t widths[] = {1, 2, 4, 8, 16};
+  for (int k = 0; k < 2000; ++k) {
+    WarpInstruction ins;
+    ins.space = Space::Shared;
+    ins.width = widths[next() % 5];
+    ins.mask = uint32_t(next()) | (k % 3 == 0 ? ~0u : 0u);
+    for (int l = 0; l < 32; ++l) ins.addr[l] = (next() % 512) * ins.width;  // aligned, 0..8 KiB
+    BankConflicts(ins);
+    const auto cols = SharedBanks(ins);
+    int phase_most[32] = {}, degree = 0;
+    for (const auto& c : cols) {
+      int per_phase[32] = {};
+      for (const auto& w : c.words) phase_most[w.phase] = std::max(phase_most[w.phase], ++per_phase[w.phase]);
+      degree = std::max(degree, c.degree);
+    }
+    int wavefronts = 0;
+    for (int p = 0; p < 32; ++p) wavefronts += phase_most[p];
+    ASSERT_EQ(degree, ins.conflict_degree) << k;
+    ASSERT_EQ(wavefronts, ins.wavefronts) << k;
+  }
+}
+
+// ---- useful bytes ----
+
+TEST(DistinctBytes, RepeatedWordsCountOnce) {
+  // Lanes 2k and 2k+1 read the same float: 16 distinct words, 64 bytes, not 128.
+  WarpInstruction ins = Global(0x1000, 0);
+  for (int l = 0; l < 32; ++l) ins.addr[l] = 0x1000 + (l / 2) * 4;
+  EXPECT_EQ(DistinctBytes(ins), 64u);
+  EXPECT_EQ(DistinctAddresses(ins), 16);
+}
+
+TEST(DistinctBytes, OverlappingPiecesAreMerged) {
+  // 8-byte pieces 4 bytes apart: bytes 0 .. 31*4+8 = 132 distinct, not 256.
+  EXPECT_EQ(DistinctBytes(Global(0x2000, 4, 8)), 132u);
+  // A broadcast: one word.
+  EXPECT_EQ(DistinctBytes(Global(0x2000, 0)), 4u);
+  // Masked lanes ask for nothing: 3 lanes x 4 bytes.
+  EXPECT_EQ(DistinctBytes(Global(0x2000, 4, 4, 0x7)), 12u);
 }

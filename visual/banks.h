@@ -1,26 +1,22 @@
 // Shared-memory view: 32 bank columns; each distinct word the step's lanes touch sits in its
 // bank's column, a bank serving more than one word is marked with its n-way degree, and words
-// several lanes read at once are drawn as broadcasts.
+// several lanes read at once are drawn as broadcasts. What goes where (words, lanes, phases,
+// degrees) is sim::SharedBanks' result; this file only lays it out.
 #pragma once
-#include <cstdint>
 #include <vector>
 
+#include "sim/rules.h"
 #include "visual/frame.h"
 
 namespace ws::visual {
 
-// Per bank: the distinct 4-byte words the active lanes touch, with the lanes on each word.
-// Wide accesses (8, 16 bytes) are served in phases of 16 and 8 lanes; a bank's degree is its
-// most distinct words within one phase.
-struct BankWord {
-  uint64_t word = 0;  // byte offset / 4
-  std::vector<int> lanes;
+// A stack of `words` slots where `fit` slots fit: all of them, or `fit - 1` words and one
+// "+N more" row (N = the words not drawn).
+struct BankStack {
+  int shown = 0;
+  int more = 0;
 };
-struct BankColumn {
-  std::vector<BankWord> words;
-  int degree = 0;  // n-way: distinct words in one phase (0: untouched)
-};
-std::vector<BankColumn> BankColumns(const sim::WarpInstruction& ins);
+BankStack FitBankStack(int words, int fit);
 
 class BanksView {
  public:

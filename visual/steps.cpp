@@ -81,9 +81,4 @@ int RoleStep(const sim::Trace& a, const std::vector<uint32_t>& a_steps, int a_st
   return last >= 0 ? last : b_current;
 }
 
-double UsedFraction(const sim::WarpInstruction& ins) {
-  if (ins.space != sim::Space::Global || ins.sectors == 0) return 1.0;
-  return double(ins.ActiveLanes()) * ins.width / (double(ins.sectors) * 32.0);
-}
-
 }  // namespace ws::visual

@@ -37,9 +37,6 @@ bool SameRole(const sim::Trace& a, const sim::WarpInstruction& x, const sim::Tra
 int RoleStep(const sim::Trace& a, const std::vector<uint32_t>& a_steps, int a_step, const sim::Trace& b,
              const std::vector<uint32_t>& b_steps, int b_current);
 
-// Bytes a global instruction moved that its lanes asked for, as a fraction of bytes moved.
-double UsedFraction(const sim::WarpInstruction& ins);
-
 // Element of `array` that `addr` falls in.
 inline uint64_t ElementOf(const sim::ArrayInfo& a, uint64_t addr) {
   return a.elem_bytes ? (addr - a.base) / a.elem_bytes : 0;

@@ -6,29 +6,72 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "sim/caption.h"
 #include "visual/palette.h"
 #include "visual/steps.h"
 
 namespace ws::visual {
 
-std::string CostCaption(const sim::WarpInstruction& ins) {
-  char buf[200];
-  const int lanes = ins.ActiveLanes();
-  if (ins.space == sim::Space::Global) {
-    std::snprintf(buf, sizeof buf, "%d lanes \xe2\x86\x92 %u line%s, %u sector%s (ideal %u), %.1f%% of bytes moved are used",
-                  lanes, ins.lines, ins.lines == 1 ? "" : "s", ins.sectors, ins.sectors == 1 ? "" : "s",
-                  ins.ideal_sectors, 100.0 * UsedFraction(ins));
-  } else if (ins.conflict_degree > 1) {
-    std::snprintf(buf, sizeof buf, "%d lanes \xe2\x86\x92 %u wavefronts (ideal %u): %u-way bank conflict", lanes,
-                  ins.wavefronts, ins.ideal_wavefronts, ins.conflict_degree);
-  } else {
-    std::snprintf(buf, sizeof buf, "%d lanes \xe2\x86\x92 %u wavefront%s (ideal %u): no bank conflict", lanes,
-                  ins.wavefronts, ins.wavefronts == 1 ? "" : "s", ins.ideal_wavefronts);
-  }
-  return buf;
+namespace {
+
+ImFont* LargestFont() {
+  ImFont* best = nullptr;
+  for (ImFont* f : ImGui::GetIO().Fonts->Fonts)
+    if (!best || f->FontSize > best->FontSize) best = f;
+  return best;
 }
 
-void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed) {
+// The headline in the large font, the details under it in the text font, both wrapped to the
+// pane's width; the badge grows in height to hold them.
+Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, bool global) {
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float avail = std::max(ImGui::GetContentRegionAvail().x, 40.0f * scale);
+  const float pad = 6.0f * scale;
+  const float wrap = avail - 2 * pad;
+  std::string details;
+  for (const auto& d : caption.details) details += (details.empty() ? "" : " \xc2\xb7 ") + d;
+  if (font) ImGui::PushFont(font);
+  const ImVec2 hs = ImGui::CalcTextSize(caption.headline.c_str(), nullptr, false, wrap);
+  ImFont* head_font = ImGui::GetFont();
+  const float head_size = ImGui::GetFontSize();
+  if (font) ImGui::PopFont();
+  const ImVec2 ds = details.empty() ? ImVec2(0, 0) : ImGui::CalcTextSize(details.c_str(), nullptr, false, wrap);
+  const float gap = details.empty() ? 0.0f : 2.0f * scale;
+  const Rect r{p.x, p.y, std::min(avail, std::max(hs.x, ds.x) + 2 * pad), hs.y + gap + ds.y + 2 * pad};
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.x + r.w, r.y + r.h), Pack({48, 46, 20}), 4.0f * scale);
+  dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.x + r.w, r.y + r.h), Pack(kHighlight, 160), 4.0f * scale, 0,
+              std::max(1.0f, scale));
+  dl->AddText(head_font, head_size, ImVec2(r.x + pad, r.y + pad), Pack(kHighlight), caption.headline.c_str(), nullptr,
+              wrap);
+  if (!details.empty())
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x + pad, r.y + pad + hs.y + gap),
+                Pack({230, 224, 170}), details.c_str(), nullptr, wrap);
+  ImGui::Dummy(ImVec2(r.w, r.h));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(global
+                          ? "A global request costs one transaction per distinct 32-byte sector its active\n"
+                            "lanes touch. Ideal: the bytes asked for, rounded up to sectors. Lines are 128 bytes.\n"
+                            "Bytes moved are used: distinct bytes the lanes ask for / bytes the sectors carry.\n"
+                            "Broadcast: several lanes read one address (one read serves them all).\n"
+                            "Atomic updates to one address are applied one after another."
+                          : "Shared memory has 32 banks of 4 bytes. Lanes reading the same word share it\n"
+                            "(broadcast); distinct words in one bank are served one after another, each an\n"
+                            "extra wavefront (a pass through the banks). 8- and 16-byte accesses are served\n"
+                            "in phases of 16 and 8 lanes, one wavefront each at best.");
+  return r;
+}
+
+}  // namespace
+
+int LabelStride(float column_w, float label_w) {
+  if (column_w >= 2.0f * label_w) return 1;
+  for (int stride : {4, 8, 16})
+    if (float(stride) * column_w >= 1.5f * label_w) return stride;
+  return 32;
+}
+
+void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed, ImFont* badge_font) {
   const sim::WarpInstruction* ins = frame.Focus();
   if (!frame.trace || !ins) {
     ImGui::TextDisabled("no memory instruction for this warp");
@@ -38,18 +81,17 @@ void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed
   const sim::ArrayInfo* a = ins->array >= 0 && ins->array < int(trace.arrays.size()) ? &trace.arrays[ins->array] : nullptr;
   const uint32_t line = ins->site < trace.sites.size() ? trace.sites[ins->site].line : 0;
   ImGui::PushID(frame.pane.c_str());
-  ImGui::Text("block %u warp %u, line %u: %s.%s %s %uB", ins->block, ins->warp, line, sim::ToString(ins->op),
-              sim::ToString(ins->space), a ? a->name.c_str() : "?", ins->width);
-  ImGui::SameLine();
-  ImGui::TextColored(ImVec4(kHighlight.r / 255.f, kHighlight.g / 255.f, kHighlight.b / 255.f, 1), "%s",
-                     CostCaption(*ins).c_str());
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(ins->space == sim::Space::Global
-                          ? "A global request costs one transaction per distinct 32-byte sector its active\n"
-                            "lanes touch. Ideal: the bytes asked for, rounded up to sectors. Lines are 128 bytes."
-                          : "Shared memory has 32 banks of 4 bytes. Lanes reading the same word share it\n"
-                            "(broadcast); distinct words in one bank are served one after another, each an\n"
-                            "extra wavefront.");
+  if (frame.current.size() > 1)
+    ImGui::TextWrapped("block %u, %zu warps, line %u: %s.%s %s %uB", ins->block, frame.current.size(), line,
+                       sim::ToString(ins->op), sim::ToString(ins->space), a ? a->name.c_str() : "?", ins->width);
+  else
+    ImGui::TextWrapped("block %u warp %u, line %u: %s.%s %s %uB", ins->block, ins->warp, line, sim::ToString(ins->op),
+                       sim::ToString(ins->space), a ? a->name.c_str() : "?", ins->width);
+  // The cost, as the simulator words it (whole block: every warp of the step).
+  const sim::CaptionParts caption = sim::CaptionOf(frame.current);
+  const Rect badge = DrawCostBadge(caption, badge_font ? badge_font : LargestFont(), scale,
+                                   ins->space == sim::Space::Global);
+  if (placed) placed->push_back({frame.pane, "badge", caption.Text(), badge});
 
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
@@ -58,11 +100,12 @@ void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed
   if (placed) placed->push_back({frame.pane, "lanes", a ? a->name : "", strip});
   ImDrawList* dl = ImGui::GetWindowDrawList();
   int hovered = -1;
+  const int label_stride = LabelStride(LaneBox(strip, 0).w, ImGui::CalcTextSize("00").x);
   for (int lane = 0; lane < 32; ++lane) {
     const Rect b = LaneBox(strip, lane);
     const bool on = ins->mask >> lane & 1;
     const float pad = std::max(1.0f, 0.08f * b.w);
-    if (lane % 4 == 0 || b.w > ImGui::CalcTextSize("00").x + 2) {
+    if (lane % label_stride == 0) {
       char num[8];
       std::snprintf(num, sizeof num, "%d", lane);
       dl->AddText(ImVec2(b.x + pad, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);

@@ -1,20 +1,24 @@
-// Warp view: the 32 lanes of the current instruction as a strip, active in lane colours or
-// masked off in grey, each lane's element underneath, and the cost in one caption.
+// Warp view: the current instruction's cost as a large badge that wraps (sim::Caption's words),
+// then the 32 lanes as a strip, active in lane colours or masked off in grey.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "visual/frame.h"
 
+struct ImFont;
+
 namespace ws::visual {
 
-// "32 lanes → 16 lines, 16 sectors (ideal 4), 12.5% of bytes moved are used", or for shared
-// memory "32 lanes → 32 wavefronts (ideal 1): 32-way bank conflict".
-std::string CostCaption(const sim::WarpInstruction& ins);
+// Every how many columns a number is drawn so that numbers never run together: every column when
+// a column is at least twice a label's width, else every 4th (0, 4, 8 ...), else every 8th or
+// 16th — the smallest stride whose span holds one and a half labels. Lanes and banks use it.
+int LabelStride(float column_w, float label_w);
 
 class WarpLanesView {
  public:
-  void Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed);
+  // `badge_font`: the font of the cost badge (null: the largest font loaded).
+  void Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed, ImFont* badge_font = nullptr);
 
   bool show_addresses = false;  // list every lane's element and address (set by the pane's view menu)
 };

@@ -201,6 +201,10 @@ void Gui::LoadFonts() {
   big_ = std::filesystem::exists(dir + "DejaVuSans-Bold.ttf")
              ? io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), 19.0f * scale_, &cfg, ranges)
              : nullptr;
+  // The cost badge: the largest text on screen, read from the back of the hall.
+  badge_ = std::filesystem::exists(dir + "DejaVuSans-Bold.ttf")
+               ? io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), 24.0f * scale_, &cfg, ranges)
+               : nullptr;
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -398,6 +402,13 @@ void Gui::Close() { glfwSetWindowShouldClose(window_, 1); }
 
 // ---- timings ----
 
+namespace {
+visual::TimingRow RowOf(const kernels::Timing& t) {
+  return {t.variant, t.ms_median, t.ms_min, t.ms_max, t.rate, t.rate_unit, t.pct_of_peak, t.peak_name,
+          t.peak_meaning, t.speedup, t.n, t.error};
+}
+}  // namespace
+
 void Gui::PollTimings() {
   const std::string& family = pane_[0].variant.family->info.name;
   if (gpu_) {
@@ -405,12 +416,10 @@ void Gui::PollTimings() {
     timings_.running = st.running;
     timings_.progress = st.progress;
     timings_.status = st.running ? st.message : st.report.device.empty() ? st.message : "measured now on " + st.report.device;
+    timings_.status_detail.clear();
     timings_.rows.clear();
-    for (const auto& t : st.report.timings) {
-      if (FamilyOf(t.variant) != family) continue;
-      timings_.rows.push_back({t.variant, t.ms_median, t.ms_min, t.ms_max, t.gbps, t.pct_of_peak, t.speedup, t.n, t.error});
-      timings_.peak_meaning = t.peak_meaning;
-    }
+    for (const auto& t : st.report.timings)
+      if (FamilyOf(t.variant) == family) timings_.rows.push_back(RowOf(t));
     if (!timings_.rows.empty() || st.running) return;
   }
   if (timings_family_ == family) return;
@@ -423,18 +432,18 @@ void Gui::PollTimings() {
     std::erase_if(f.report.timings, [&](const kernels::Timing& t) { return FamilyOf(t.variant) != family; });
     if (!f.report.timings.empty()) { rec = std::move(f.report); break; }
   }
-  const std::string why = problems.empty() ? "" : problems.front();
-  const std::string no_device = cuda_ ? "press \"run on GPU\" to time this family" : cuda_why_;
+  // One line on screen; the driver's reason and the files' problems in its tooltip.
+  const std::string head = cuda_ ? "Press \"run on GPU\" to time this family" : "No GPU";
+  timings_.status_detail = cuda_ ? "" : cuda_why_;
+  for (const auto& why : problems) timings_.status_detail += (timings_.status_detail.empty() ? "" : "\n") + why;
   if (!rec) {
-    timings_.status = no_device + (why.empty() ? "" : " (" + why + ")");
+    timings_.status = head + " \xe2\x80\x94 no recorded results for " + family;
     return;
   }
-  timings_.status = (cuda_ ? "" : no_device + "; ") + std::string("recorded on ") + rec->device +
-                    (rec->date.empty() ? "" : " (" + rec->date + ")");
-  for (const auto& t : rec->timings) {
-    timings_.rows.push_back({t.variant, t.ms_median, t.ms_min, t.ms_max, t.gbps, t.pct_of_peak, t.speedup, t.n, t.error});
-    timings_.peak_meaning = t.peak_meaning;
-  }
+  timings_.status = head + " \xe2\x80\x94 results recorded on " + rec->device + (rec->date.empty() ? "" : ", " + rec->date);
+  if (!rec->command.empty())
+    timings_.status_detail += (timings_.status_detail.empty() ? "" : "\n") + std::string("recorded with: ") + rec->command;
+  for (const auto& t : rec->timings) timings_.rows.push_back(RowOf(t));
 }
 
 // ---- layout of one frame ----
@@ -632,7 +641,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       ImGui::PopStyleColor();
     }
     if (p.steps.empty()) ImGui::TextDisabled("warp %u of block %u issues no memory instruction", pb_.warp, pb_.block);
-    p.lanes.Draw(p.frame, scale_, &placed_);
+    p.lanes.Draw(p.frame, scale_, &placed_, badge_ ? badge_ : big_);
     const float rest = ImGui::GetContentRegionAvail().y;
     const bool shared = p.HasShared();
     const float banks_h = shared ? std::clamp(rest * 0.36f, 90.0f * scale_, 260.0f * scale_) : 0.0f;

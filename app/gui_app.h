@@ -110,6 +110,7 @@ class Gui {
   bool fonts_dirty_ = true;
   ImFont* mono_ = nullptr;
   ImFont* big_ = nullptr;
+  ImFont* badge_ = nullptr;  // the cost badge
   Pane pane_[2];
   int focus_ = 0;
   bool compare_on_ = true;

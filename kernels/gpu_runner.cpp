@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <cstdio>
 #include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -46,23 +47,39 @@ std::string Today() {
 }
 
 // Families whose inner loop is arithmetic: % of peak is of the FP32 lane rate, counting each
-// operation of Work::ops as one instruction per lane (shortcut: one add and one min per step).
+// operation of Work::ops as one instruction per lane (shortcut: one add and one min per step;
+// pairs: one subtraction and one addition per pair, the |.| being an operand modifier).
 // Every other family moves data: % of peak is of the device-to-device copy bandwidth.
-bool ArithmeticBound(const FamilyEntry& f) { return f.info.name == "shortcut"; }
+bool ArithmeticBound(const FamilyEntry& f) { return f.info.name == "shortcut" || f.info.name == "pairs"; }
 
-void Derive(Timing& t, const FamilyEntry& f, const BenchReport& r) {
+std::string Figure(double v, const char* unit) {
+  char b[48];
+  std::snprintf(b, sizeof b, v >= 100 ? "%.0f %s" : "%.3g %s", v, unit);
+  return b;
+}
+
+// `copy_gbps`: the copy bandwidth measured with these timings (recorded files keep one per
+// family's run; a fresh run measures one for all).
+void Derive(Timing& t, const FamilyEntry& f, const BenchReport& r, double copy_gbps) {
   const Work w = f.work(t.n);
   const double s = t.ms_median * 1e-3;
   if (s <= 0) return;
   t.gbps = w.bytes / s / 1e9;
   t.gops = w.ops / s / 1e9;
+  t.pct_of_peak = 0;
   if (ArithmeticBound(f) && w.ops > 0) {
     t.peak = r.fp32_lane_gops;
     t.peak_meaning = "FP32 lane peak (" + std::to_string(r.sm_count) + " SMs x 128 lanes x clock), " + w.ops_meaning;
+    t.rate = t.gops;
+    t.rate_unit = "Gop/s";
+    t.peak_name = "FP32 peak " + Figure(t.peak, "Gop/s");
     if (t.peak > 0) t.pct_of_peak = 100.0 * t.gops / t.peak;
   } else {
-    t.peak = r.copy_gbps;
+    t.peak = copy_gbps;
     t.peak_meaning = "device-to-device cudaMemcpy bandwidth";
+    t.rate = t.gbps;
+    t.rate_unit = "GB/s";
+    t.peak_name = "copy " + Figure(t.peak, "GB/s");
     if (t.peak > 0) t.pct_of_peak = 100.0 * t.gbps / t.peak;
   }
 }
@@ -161,7 +178,7 @@ struct GpuRunner::Impl {
         }
         if (t.error.empty() && !t.check.passed)
           t.error = ids[i] + " at n=" + std::to_string(t.n) + ": wrong result: " + t.check.detail;
-        Derive(t, *v.family, report);
+        Derive(t, *v.family, report, report.copy_gbps);
       } catch (const std::exception& e) {
         t.error = e.what();
       }
@@ -304,6 +321,15 @@ std::optional<BenchReport> LoadRecorded(const std::string& path, std::string* wh
       t.peak = Get<double>(x, "peak", 0);
       t.peak_meaning = Get<std::string>(x, "peak_meaning", "");
       t.speedup = Get<double>(x, "speedup", 0);
+      // The figures follow from the time and the family's work as defined now (a change to a
+      // family's Work, or to which ceiling it is measured against, applies to old files too).
+      try {
+        const VariantRef v = FindVariant(t.variant);
+        const bool copy_peak = t.peak > 0 && t.peak_meaning.rfind("device-to-device", 0) == 0;
+        Derive(t, *v.family, r, copy_peak ? t.peak : r.copy_gbps);
+      } catch (const BadRequest&) {
+        // A variant this build no longer has: keep the file's figures.
+      }
       if (auto c = x.find("check"); c != x.end()) {
         t.check.passed = Get<bool>(*c, "passed", false);
         t.check.max_abs_error = Get<double>(*c, "max_abs_error", 0);

@@ -29,6 +29,9 @@ struct Timing {
   double gops = 0;            // the family's operations / median time (0 where it computes nothing)
   double pct_of_peak = 0;     // of the family's ceiling (copy bandwidth, or arithmetic peak)
   std::string peak_meaning;   // which ceiling pct_of_peak is of
+  double rate = 0;            // the family's own figure: gbps (memory-bound) or gops (compute-bound)
+  std::string rate_unit;      // "GB/s" or "Gop/s"
+  std::string peak_name;      // the ceiling in a few words for the screen: "FP32 peak 33454 Gop/s"
   double speedup = 0;         // over the family's first variant at the same n (0 if not run)
   Check check;                // output vs the CPU reference
   std::string error;          // non-empty: launch failed / out of memory / timeout, with variant and size

@@ -7,11 +7,60 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "sim/metrics.h"
 #include "visual/palette.h"
 
 namespace ws::visual {
+
+namespace {
+std::string ShortName(const std::string& id) { return id.substr(id.find('/') + 1); }
+
+std::string Times(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, x < 10 ? "%.1f\xc3\x97" : "%.3g\xc3\x97", x);  // "5.2×", "31.7×", "150×"
+  return b;
+}
+
+std::string Ms(double ms) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g ms", ms);
+  return b;
+}
+}  // namespace
+
+std::string SpeedComparison(const std::string& name_a, double ms_a, const std::string& name_b, double ms_b) {
+  const std::string a = ShortName(name_a), b = ShortName(name_b);
+  if (ms_a <= 0 || ms_b <= 0) return {};
+  const double ratio = ms_a / ms_b;
+  if (ratio < 1.02 && ratio > 1 / 1.02) return a + " and " + b + " take the same time (" + Ms(ms_a) + ")";
+  if (ratio >= 1) return b + " is " + Times(ratio) + " faster than " + a + " (" + Ms(ms_b) + " vs " + Ms(ms_a) + ")";
+  return a + " is " + Times(1 / ratio) + " faster than " + b + " (" + Ms(ms_a) + " vs " + Ms(ms_b) + ")";
+}
+
+std::string TimingBarText(const TimingRow& r) {
+  char b[160];
+  std::snprintf(b, sizeof b, r.rate >= 100 ? "%s  %.3g ms  %.0f %s  " : "%s  %.3g ms  %.3g %s  ",
+                ShortName(r.variant).c_str(), r.ms, r.rate, r.rate_unit.c_str());
+  std::string s = b;
+  std::snprintf(b, sizeof b, r.pct_of_peak < 10 ? "%.1f%%" : "%.0f%%", r.pct_of_peak);
+  s += b;
+  if (r.speedup > 0) s += "  " + Times(r.speedup);
+  return s;
+}
+
+std::string TimingsLegend(const std::vector<TimingRow>& rows) {
+  for (const auto& r : rows) {
+    if (!r.error.empty()) continue;
+    std::string first;
+    for (const auto& x : rows)
+      if (x.speedup > 0.999 && x.speedup < 1.001) { first = ShortName(x.variant); break; }
+    return "time \xc2\xb7 " + r.rate_unit + " \xc2\xb7 % of " + (r.peak_name.empty() ? "peak" : r.peak_name) +
+           (first.empty() ? "" : " \xc2\xb7 speed-up over " + first);
+  }
+  return {};
+}
 
 bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const std::string& name_b,
                         const sim::Trace* b, const Timings& timings, bool can_run_gpu, float scale) {
@@ -19,8 +68,10 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
   ImGui::TextUnformatted("GPU timings");
   HelpMarker(
         "The same kernels run on the GPU at the timing size: median of several runs (CUDA events).\n"
-        "GB/s: the bytes the family must move / time. % of peak: of the ceiling named below.\n"
-        "Speed-up: over the family's first variant.");
+        "Memory-bound families: GB/s = the bytes the family must move / time, as a % of the\n"
+        "device-to-device copy bandwidth. Compute-bound families (shortcut, pairs): Gop/s = the\n"
+        "arithmetic operations the family must do / time, as a % of the FP32 lane peak.\n"
+        "The last figure is the speed-up over the family's first variant.");
   if (can_run_gpu) {
     ImGui::SameLine();
     ImGui::BeginDisabled(timings.running);
@@ -32,7 +83,10 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     ImGui::Text("%c running... %s", spin[int(ImGui::GetTime() * 8) % 4], timings.status.c_str());
     ImGui::ProgressBar(float(timings.progress), ImVec2(-1, 0));
   } else {
+    // One short line (wrapped, never cut); the long reason (a driver's error) waits in the tooltip.
     ImGui::TextWrapped("%s", timings.status.c_str());
+    if (!timings.status_detail.empty() && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", timings.status_detail.c_str());
   }
   // A vs B in one line, as a lecturer says it.
   const TimingRow *ra = nullptr, *rb = nullptr;
@@ -40,13 +94,13 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     if (r.variant == name_a && r.error.empty()) ra = &r;
     if (r.variant == name_b && r.error.empty()) rb = &r;
   }
-  if (ra && rb && rb->ms > 0) {
-    auto short_name = [](const std::string& id) { return id.substr(id.find('/') + 1); };
+  if (ra && rb && ra != rb) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.94f, 0.89f, 0.26f, 1));
-    ImGui::TextWrapped("%s vs %s: %.3g ms vs %.3g ms, %.1fx", short_name(name_a).c_str(),
-                       short_name(name_b).c_str(), ra->ms, rb->ms, ra->ms / rb->ms);
+    ImGui::TextWrapped("%s", SpeedComparison(name_a, ra->ms, name_b, rb->ms).c_str());
     ImGui::PopStyleColor();
   }
+  const std::string legend = TimingsLegend(timings.rows);
+  if (!legend.empty()) ImGui::TextWrapped("%s", legend.c_str());
   double max_ms = 0;
   for (const auto& r : timings.rows) max_ms = std::max(max_ms, r.ms);
   for (size_t i = 0; i < timings.rows.size(); ++i) {
@@ -54,21 +108,26 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     ImGui::PushID(int(i));
     const bool is_shown = r.variant == name_a || r.variant == name_b;
     if (!r.error.empty()) {
-      ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s: %s", r.variant.c_str(), r.error.c_str());
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
+      ImGui::TextWrapped("%s: %s", r.variant.c_str(), r.error.c_str());
+      ImGui::PopStyleColor();
       ImGui::PopID();
       continue;
     }
+    // The text wraps rather than being cut; the bar under it is the time.
+    ImGui::BeginGroup();
+    if (!is_shown) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", TimingBarText(r).c_str());
+    if (!is_shown) ImGui::PopStyleColor();
     const float frac = max_ms > 0 ? float(r.ms / max_ms) : 0;
-    char overlay[160];
-    std::snprintf(overlay, sizeof overlay, "%s  %.3g ms  %.0f GB/s  %.0f%%  %.2fx", r.variant.c_str(), r.ms, r.gbps,
-                  r.pct_of_peak, r.speedup);
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, is_shown ? ImVec4(0.0f, 0.45f, 0.70f, 1) : ImVec4(0.35f, 0.35f, 0.4f, 1));
-    ImGui::ProgressBar(frac, ImVec2(-1, ImGui::GetTextLineHeight() + 4 * scale), overlay);
+    ImGui::ProgressBar(frac, ImVec2(-1, 6 * scale), "");
     ImGui::PopStyleColor();
+    ImGui::EndGroup();
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s at n=%d: median %.4g ms (min %.4g, max %.4g)\n%.1f GB/s = %.1f%% of %s\n%.2fx the first variant",
-                        r.variant.c_str(), r.n, r.ms, r.ms_min, r.ms_max, r.gbps, r.pct_of_peak,
-                        timings.peak_meaning.empty() ? "peak" : timings.peak_meaning.c_str(), r.speedup);
+      ImGui::SetTooltip("%s at n=%d: median %.4g ms (min %.4g, max %.4g)\n%.4g %s = %.2g%% of %s (%s)\n%.2fx the first variant",
+                        r.variant.c_str(), r.n, r.ms, r.ms_min, r.ms_max, r.rate, r.rate_unit.c_str(), r.pct_of_peak,
+                        r.peak_name.c_str(), r.peak_meaning.empty() ? "peak" : r.peak_meaning.c_str(), r.speedup);
     ImGui::PopID();
   }
   ImGui::Separator();

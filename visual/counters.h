@@ -1,5 +1,6 @@
 // Counters and timings: the simulator's counters for A and B side by side under Nsight Compute's
-// names (each explained in a tooltip), and the GPU's measured times as bars.
+// names (each explained in a tooltip), and the GPU's measured times as bars, each in its family's
+// own unit (GB/s or Gop/s) with the ceiling its percentage is of named on the bar.
 #pragma once
 #include <string>
 #include <vector>
@@ -10,7 +11,13 @@ namespace ws::visual {
 
 struct TimingRow {
   std::string variant;  // "shortcut/v1"
-  double ms = 0, ms_min = 0, ms_max = 0, gbps = 0, pct_of_peak = 0, speedup = 0;
+  double ms = 0, ms_min = 0, ms_max = 0;
+  double rate = 0;            // in the family's own unit
+  std::string rate_unit;      // "GB/s" (memory-bound families) or "Gop/s" (compute-bound)
+  double pct_of_peak = 0;     // of peak_name
+  std::string peak_name;      // the ceiling, on screen: "FP32 peak 33454 Gop/s", "copy 4243 GB/s"
+  std::string peak_meaning;   // the ceiling explained, for the tooltip
+  double speedup = 0;
   int n = 0;
   std::string error;
 };
@@ -19,10 +26,21 @@ struct TimingRow {
 struct Timings {
   bool running = false;
   double progress = 0;
-  std::string status;  // "no CUDA device", "recorded on NVIDIA H200 (2025-01-02)", ...
-  std::string peak_meaning;
+  std::string status;         // one line: "No GPU — results recorded on NVIDIA H200, 2026-11-22"
+  std::string status_detail;  // its tooltip: the driver's reason, the recorded file's command
   std::vector<TimingRow> rows;
 };
+
+// The A-vs-B line as a lecturer says it: "v1 is 5.2× faster than v0" (names without family).
+// Within 2% of each other: "v2 and v2_diagonal take the same time (14.7 ms)".
+std::string SpeedComparison(const std::string& name_a, double ms_a, const std::string& name_b, double ms_b);
+
+// One timing bar's text: "v1  27.3 ms  5033 Gop/s  15%  5.2×".
+std::string TimingBarText(const TimingRow& r);
+
+// What the bars' figures are, said once above them:
+// "time · Gop/s · % of FP32 peak 33454 Gop/s · speed-up over v0". Empty without rows.
+std::string TimingsLegend(const std::vector<TimingRow>& rows);
 
 class CountersView {
  public:

@@ -41,7 +41,11 @@ inline FamilyInfo Info() {
             "counts the 32 reads as the source writes them, so ncu shows fewer requests."}}};
 }
 
-inline Work WorkFor(int n) { return {2.0 * double(n) * sizeof(float), double(n) * n, "pairs"}; }
+// Bytes: a and b once each. Operations: per pair one subtraction and one addition (|a - b| is an
+// operand modifier of the addition, not an instruction), as the FP32 peak counts them.
+inline Work WorkFor(int n) {
+  return {2.0 * double(n) * sizeof(float), 2.0 * double(n) * n, "subtractions and additions (|a - b| summed)"};
+}
 
 template <class B>
 Check Run(B& b, const std::string& variant, const RunRequest& r) {

@@ -4,21 +4,14 @@
 
 #include "visual/banks.h"
 #include "visual/fault_banner.h"
+#include "visual/counters.h"
 #include "visual/layout.h"
 #include "visual/palette.h"
-#include "visual/steps.h"
 #include "visual/warp_lanes.h"
+#include "visual/steps.h"
 
 namespace ws::visual {
 namespace {
-
-sim::WarpInstruction SharedLoad(uint64_t stride_words) {
-  sim::WarpInstruction ins;
-  ins.space = sim::Space::Shared;
-  ins.mask = 0xffffffffu;
-  for (int l = 0; l < 32; ++l) ins.addr[l] = uint64_t(l) * stride_words * 4;
-  return ins;
-}
 
 TEST(Layout, SquareGridFitsTheShorterSide) {
   // 64x64 cells in 640x320: the height limits, 5 px a cell.
@@ -57,38 +50,28 @@ TEST(Layout, BankSlotsStackUnderTheirHeader) {
   EXPECT_FLOAT_EQ(s.y, 100 + 30 + 3 * 10.0f);
 }
 
-TEST(Banks, ColumnReadOfA32x32TileIs32WayInBankZero) {
-  // tile[lane][0]: word lane*32, bank (lane*32) % 32 = 0 for every lane.
-  const auto cols = BankColumns(SharedLoad(32));
-  EXPECT_EQ(cols[0].degree, 32);
-  EXPECT_EQ(cols[0].words.size(), 32u);
-  EXPECT_EQ(cols[1].degree, 0);
+TEST(BankView, NarrowColumnsLabelEveryFourthBank) {
+  // 20 px columns, a 14 px two-digit label: 20 < 2 x 14, and 4 columns (80 px) hold 1.5 labels
+  // (21 px): banks 0, 4, ..., 28 only, 8 labels.
+  const int stride = LabelStride(20.0f, 14.0f);
+  EXPECT_EQ(stride, 4);
+  int shown = 0;
+  for (int bank = 0; bank < 32; ++bank) shown += bank % stride == 0;
+  EXPECT_EQ(shown, 8);
+  // 30 px columns hold two labels' width: every bank.
+  EXPECT_EQ(LabelStride(30.0f, 14.0f), 1);
+  // 5 px columns: 4 x 5 = 20 < 21, 8 x 5 = 40 >= 21: every 8th.
+  EXPECT_EQ(LabelStride(5.0f, 14.0f), 8);
 }
 
-TEST(Banks, PaddedColumnReadSpreadsOverAllBanks) {
-  // tile[lane][0] with 33 columns: word lane*33, bank lane.
-  const auto cols = BankColumns(SharedLoad(33));
-  for (int b = 0; b < 32; ++b) {
-    EXPECT_EQ(cols[b].degree, 1);
-    ASSERT_EQ(cols[b].words.size(), 1u);
-    EXPECT_EQ(cols[b].words[0].lanes, std::vector<int>{b});
-  }
-}
-
-TEST(Banks, SameWordIsABroadcastNotAConflict) {
-  const auto cols = BankColumns(SharedLoad(0));
-  EXPECT_EQ(cols[0].degree, 1);
-  EXPECT_EQ(cols[0].words[0].lanes.size(), 32u);
-}
-
-TEST(Banks, Float2IsServedInTwoHalfWarpPhases) {
-  // 8-byte loads, lane l at byte 8*l: each half-warp covers 32 distinct words, one per bank.
-  sim::WarpInstruction ins = SharedLoad(0);
-  ins.width = 8;
-  for (int l = 0; l < 32; ++l) ins.addr[l] = uint64_t(l) * 8;
-  const auto cols = BankColumns(ins);
-  EXPECT_EQ(cols[0].degree, 1);
-  EXPECT_EQ(cols[0].words.size(), 2u);  // word 0 (phase 0) and word 32 (phase 1)
+TEST(BankView, StackThatDoesNotFitIsSummarised) {
+  // 32 words, room for 12 slots: 11 words and a "+21 more" row.
+  const BankStack s = FitBankStack(32, 12);
+  EXPECT_EQ(s.shown, 11);
+  EXPECT_EQ(s.more, 21);
+  const BankStack all = FitBankStack(32, 32);  // exactly fits: no summary
+  EXPECT_EQ(all.shown, 32);
+  EXPECT_EQ(all.more, 0);
 }
 
 sim::Trace LoopTrace() {
@@ -196,15 +179,34 @@ TEST(Follow, ByRoleClampsToTheLastWhenTheOtherHasFewer) {
   EXPECT_EQ(RoleStep(a, WarpSteps(a, 0, 0), 2, b, WarpSteps(b, 0, 0), 0), 2);
 }
 
-TEST(Caption, GlobalLoadSaysLinesSectorsAndUse) {
-  sim::WarpInstruction ins;
-  ins.mask = 0xffffffffu;
-  ins.width = 4;
-  ins.sectors = 16;
-  ins.lines = 16;
-  ins.ideal_sectors = 4;
-  // 128 bytes asked for, 16 x 32 = 512 moved: 25%.
-  EXPECT_EQ(CostCaption(ins), "32 lanes \xe2\x86\x92 16 lines, 16 sectors (ideal 4), 25.0% of bytes moved are used");
+TEST(Timings, ComparisonNamesTheFasterVariantAndHowMuch) {
+  // shortcut v0 141.8 ms, v1 27.3 ms (assets/recorded/NVIDIA_H200.json): 141.8 / 27.3 = 5.19.
+  EXPECT_EQ(SpeedComparison("shortcut/v0", 141.8, "shortcut/v1", 27.3),
+            "v1 is 5.2\xc3\x97 faster than v0 (27.3 ms vs 142 ms)");
+  // A slower B: said the other way round. pairs v3 0.4653 ms vs v2 14.73 ms: 14.73 / 0.4653 = 31.66.
+  EXPECT_EQ(SpeedComparison("pairs/v3", 0.4653, "pairs/v2", 14.73),
+            "v3 is 31.7\xc3\x97 faster than v2 (0.465 ms vs 14.7 ms)");
+  // Within 2%: the same time (14.7346 vs 14.7337 ms).
+  EXPECT_EQ(SpeedComparison("pairs/v2", 14.7346, "pairs/v2_diagonal", 14.7337),
+            "v2 and v2_diagonal take the same time (14.7 ms)");
+}
+
+TEST(Timings, BarSaysTimeRateShareAndSpeedUpInTheFamilysUnit) {
+  TimingRow r;
+  r.variant = "pairs/v3";
+  r.ms = 0.4653;
+  r.rate = 1153.7;
+  r.rate_unit = "Gop/s";
+  r.pct_of_peak = 3.449;
+  r.peak_name = "FP32 peak 33454 Gop/s";
+  r.speedup = 31.66;
+  EXPECT_EQ(TimingBarText(r), "v3  0.465 ms  1154 Gop/s  3.4%  31.7\xc3\x97");
+  TimingRow first = r;
+  first.variant = "pairs/v1";
+  first.speedup = 1.0;
+  // The ceiling is named once, above the bars.
+  EXPECT_EQ(TimingsLegend({first, r}),
+            "time \xc2\xb7 Gop/s \xc2\xb7 % of FP32 peak 33454 Gop/s \xc2\xb7 speed-up over v1");
 }
 
 TEST(FaultBanner, ARefusedLaunchSaysWhatWasRefusedWithoutLineOrAddress) {

@@ -138,7 +138,7 @@ void PrintBench(std::ostream& out, const kernels::BenchReport& r) {
     else if (!t.peak_meaning.empty()) memory = true;
   }
   if (memory) out << "% peak of memory-bound families: of the device-to-device copy bandwidth\n";
-  if (arith) out << "% peak of shortcut: of the FP32 lane peak, one add or min per lane per clock\n";
+  if (arith) out << "% peak of shortcut and pairs: of the FP32 lane peak, one operation per lane per clock\n";
 }
 
 }  // namespace

@@ -376,7 +376,22 @@ void Gui::Do(Action a) {
       follow_ = visual::Follow((int(follow_) + 1) % 3);
       FollowFocused();
       break;
+      case Action::RunOnGpu: StartGpuTimings(); break;
   }
+}
+
+void Gui::StartGpuTimings() {
+  if (!cuda_) {
+    message_ = "no GPU to time on: " + cuda_why_;
+    return;
+  }
+  if (!gpu_) gpu_ = std::make_unique<kernels::GpuRunner>();
+  if (timing_n_ == 0) timing_n_ = pane_[0].variant.family->info.timing_n;
+  std::vector<std::string> ids;
+  const auto* fam = pane_[0].variant.family;
+  for (const auto& v : fam->info.variants) ids.push_back(fam->info.name + "/" + v.name);
+  gpu_->Start(ids, timing_n_, 7);
+  timings_.running = true;  // until the first poll says otherwise
 }
 
 // Presenter mode draws larger than the chosen scale, as far as the window's height allows (a
@@ -781,13 +796,7 @@ void Gui::DrawFrame() {
       const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
                                       Compare() ? pane_[1].Id() : "", Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
                                       timings_, cuda_, scale_);
-      if (run && cuda_) {
-        if (!gpu_) gpu_ = std::make_unique<kernels::GpuRunner>();
-        std::vector<std::string> ids;
-        const auto* fam = pane_[0].variant.family;
-        for (const auto& v : fam->info.variants) ids.push_back(fam->info.name + "/" + v.name);
-        gpu_->Start(ids, timing_n_, 7);
-      }
+      if (run) StartGpuTimings();
       ImGui::EndChild();
       ImGui::EndChild();
     }

@@ -57,6 +57,7 @@ enum class Action {
   PlayPause, Next, Previous, First, NextIteration, PreviousIteration, SwitchFocus, Help,
   Present,  // presenter mode on/off
   Follow,   // how B follows A: in lockstep, by source role, alone
+  RunOnGpu, // time every variant of A's family on the GPU ("run on GPU")
 };
 
 class Gui {
@@ -74,6 +75,8 @@ class Gui {
   const Pane& pane(int index) const { return pane_[index]; }
   const std::vector<visual::Placed>& placed() const { return placed_; }
   float scale() const { return scale_; }
+  // True while "run on GPU" is timing the family (a scripted run waits for it before its screenshot).
+  bool TimingOnGpu() const { return timings_.running; }
   void Close();
 
  private:
@@ -94,6 +97,7 @@ class Gui {
   void DrawPane(Pane& p, float width, float height);
   void DrawHelp();
   void PollTimings();
+  void StartGpuTimings();  // "run on GPU": times every variant of A's family on the device
   Pane& Focused() { return pane_[focus_]; }
   bool Compare() const { return compare_on_; }
 

@@ -15,7 +15,7 @@ const std::pair<const char*, Action> kNames[] = {
     {"right", Action::Next},         {"left", Action::Previous},        {"home", Action::First},
     {"up", Action::NextIteration},   {"down", Action::PreviousIteration}, {"tab", Action::SwitchFocus},
     {"space", Action::PlayPause},    {"help", Action::Help},            {"present", Action::Present},
-    {"follow", Action::Follow},
+    {"follow", Action::Follow},       {"gpu", Action::RunOnGpu},
 };
 
 }  // namespace
@@ -59,6 +59,8 @@ bool ScriptedRun::BeforeFrame(Gui& gui) {
 bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
   if (!applied_) return true;
   bool ok = true;
+  // "gpu" in --keys: the picture is taken once the timings are in.
+  if (gui.TimingOnGpu()) return true;
   if (!opt_.screenshot.empty()) {
     if (++frames_after_ != opt_.frames) return true;
     std::string why;

@@ -635,11 +635,8 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       ImGui::SetTooltip("%s\n\n%s", p.Id().c_str(), info.description.c_str());
     }
   }
-  if (!info.on_hardware.empty() && !present_) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));  // Okabe-Ito orange
-    ImGui::TextWrapped("On the GPU: %s", info.on_hardware.c_str());
-    ImGui::PopStyleColor();
-  }
+  // The cost of the current instruction comes first: it carries the lesson.
+  if (p.outcome && !p.steps.empty()) p.lanes.DrawCost(p.frame, scale_, &placed_, badge_ ? badge_ : big_);
   if (p.loading) ImGui::TextDisabled("simulating n=%d ...", p.n);
   if (!p.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.3f, 1));
@@ -656,7 +653,12 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       ImGui::PopStyleColor();
     }
     if (p.steps.empty()) ImGui::TextDisabled("warp %u of block %u issues no memory instruction", pb_.warp, pb_.block);
-    p.lanes.Draw(p.frame, scale_, &placed_, badge_ ? badge_ : big_);
+    p.lanes.Draw(p.frame, scale_, &placed_);
+    if (!info.on_hardware.empty() && !present_) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));  // Okabe-Ito orange
+      ImGui::TextWrapped("On the GPU: %s", info.on_hardware.c_str());
+      ImGui::PopStyleColor();
+    }
     const float rest = ImGui::GetContentRegionAvail().y;
     const bool shared = p.HasShared();
     const float banks_h = shared ? std::clamp(rest * 0.36f, 90.0f * scale_, 260.0f * scale_) : 0.0f;

@@ -35,8 +35,9 @@ std::string SpeedComparison(const std::string& name_a, double ms_a, const std::s
   if (ms_a <= 0 || ms_b <= 0) return {};
   const double ratio = ms_a / ms_b;
   if (ratio < 1.02 && ratio > 1 / 1.02) return a + " and " + b + " take the same time (" + Ms(ms_a) + ")";
-  if (ratio >= 1) return b + " is " + Times(ratio) + " faster than " + a + " (" + Ms(ms_b) + " vs " + Ms(ms_a) + ")";
-  return a + " is " + Times(1 / ratio) + " faster than " + b + " (" + Ms(ms_a) + " vs " + Ms(ms_b) + ")";
+  // The times themselves are on the bars below.
+  if (ratio >= 1) return b + " is " + Times(ratio) + " faster than " + a;
+  return a + " is " + Times(1 / ratio) + " faster than " + b;
 }
 
 std::string TimingBarText(const TimingRow& r) {
@@ -117,7 +118,14 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     // The text wraps rather than being cut; the bar under it is the time.
     ImGui::BeginGroup();
     if (!is_shown) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("%s", TimingBarText(r).c_str());
+    // Too wide for one line: the figures go under the name and time, broken at a gap (ImGui's
+    // own wrapping would break "0.9×" after its point).
+    std::string text = TimingBarText(r);
+    if (ImGui::CalcTextSize(text.c_str()).x > ImGui::GetContentRegionAvail().x) {
+      const size_t gap = text.find("  ", text.find(" ms"));
+      if (gap != std::string::npos) text.replace(gap, 2, "\n");
+    }
+    ImGui::TextWrapped("%s", text.c_str());
     if (!is_shown) ImGui::PopStyleColor();
     const float frac = max_ms > 0 ? float(r.ms / max_ms) : 0;
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, is_shown ? ImVec4(0.0f, 0.45f, 0.70f, 1) : ImVec4(0.35f, 0.35f, 0.4f, 1));

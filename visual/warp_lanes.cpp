@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 
 #include "sim/caption.h"
@@ -30,11 +31,15 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, 
   const float wrap = avail - 2 * pad;
   std::string details;
   for (const auto& d : caption.details) details += (details.empty() ? "" : " \xc2\xb7 ") + d;
-  if (font) ImGui::PushFont(font);
-  const ImVec2 hs = ImGui::CalcTextSize(caption.headline.c_str(), nullptr, false, wrap);
-  ImFont* head_font = ImGui::GetFont();
-  const float head_size = ImGui::GetFontSize();
-  if (font) ImGui::PopFont();
+  // The headline font as large as it is, shrunk (not below the text font) while the headline
+  // would take more than two lines: a narrow pane keeps room for the picture.
+  ImFont* head_font = font ? font : ImGui::GetFont();
+  float head_size = head_font->FontSize;
+  ImVec2 hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, caption.headline.c_str());
+  while (hs.y > 2.5f * head_size && head_size * 0.85f >= ImGui::GetFontSize()) {
+    head_size *= 0.85f;
+    hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, caption.headline.c_str());
+  }
   const ImVec2 ds = details.empty() ? ImVec2(0, 0) : ImGui::CalcTextSize(details.c_str(), nullptr, false, wrap);
   const float gap = details.empty() ? 0.0f : 2.0f * scale;
   const Rect r{p.x, p.y, std::min(avail, std::max(hs.x, ds.x) + 2 * pad), hs.y + gap + ds.y + 2 * pad};
@@ -71,7 +76,7 @@ int LabelStride(float column_w, float label_w) {
   return 32;
 }
 
-void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed, ImFont* badge_font) {
+void WarpLanesView::DrawCost(const StepFrame& frame, float scale, std::vector<Placed>* placed, ImFont* badge_font) {
   const sim::WarpInstruction* ins = frame.Focus();
   if (!frame.trace || !ins) {
     ImGui::TextDisabled("no memory instruction for this warp");
@@ -92,7 +97,15 @@ void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed
   const Rect badge = DrawCostBadge(caption, badge_font ? badge_font : LargestFont(), scale,
                                    ins->space == sim::Space::Global);
   if (placed) placed->push_back({frame.pane, "badge", caption.Text(), badge});
+  ImGui::PopID();
+}
 
+void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed) {
+  const sim::WarpInstruction* ins = frame.Focus();
+  if (!frame.trace || !ins) return;
+  const sim::Trace& trace = *frame.trace;
+  const sim::ArrayInfo* a = ins->array >= 0 && ins->array < int(trace.arrays.size()) ? &trace.arrays[ins->array] : nullptr;
+  ImGui::PushID(frame.pane.c_str());
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
   const float num_h = ImGui::GetTextLineHeight();

@@ -17,8 +17,11 @@ int LabelStride(float column_w, float label_w);
 
 class WarpLanesView {
  public:
-  // `badge_font`: the font of the cost badge (null: the largest font loaded).
-  void Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed, ImFont* badge_font = nullptr);
+  // The instruction in one line and its cost as a badge. `badge_font`: the badge's headline
+  // font (null: the largest font loaded).
+  void DrawCost(const StepFrame& frame, float scale, std::vector<Placed>* placed, ImFont* badge_font = nullptr);
+  // The lane strip (and, when asked, every lane's element).
+  void Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed);
 
   bool show_addresses = false;  // list every lane's element and address (set by the pane's view menu)
 };

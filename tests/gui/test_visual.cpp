@@ -182,10 +182,10 @@ TEST(Follow, ByRoleClampsToTheLastWhenTheOtherHasFewer) {
 TEST(Timings, ComparisonNamesTheFasterVariantAndHowMuch) {
   // shortcut v0 141.8 ms, v1 27.3 ms (assets/recorded/NVIDIA_H200.json): 141.8 / 27.3 = 5.19.
   EXPECT_EQ(SpeedComparison("shortcut/v0", 141.8, "shortcut/v1", 27.3),
-            "v1 is 5.2\xc3\x97 faster than v0 (27.3 ms vs 142 ms)");
+            "v1 is 5.2\xc3\x97 faster than v0");
   // A slower B: said the other way round. pairs v3 0.4653 ms vs v2 14.73 ms: 14.73 / 0.4653 = 31.66.
   EXPECT_EQ(SpeedComparison("pairs/v3", 0.4653, "pairs/v2", 14.73),
-            "v3 is 31.7\xc3\x97 faster than v2 (0.465 ms vs 14.7 ms)");
+            "v3 is 31.7\xc3\x97 faster than v2");
   // Within 2%: the same time (14.7346 vs 14.7337 ms).
   EXPECT_EQ(SpeedComparison("pairs/v2", 14.7346, "pairs/v2_diagonal", 14.7337),
             "v2 and v2_diagonal take the same time (14.7 ms)");

@@ -662,7 +662,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     const float rest = ImGui::GetContentRegionAvail().y;
     const bool shared = p.HasShared();
     const float banks_h = shared ? std::clamp(rest * 0.36f, 90.0f * scale_, 260.0f * scale_) : 0.0f;
-    p.grid.Draw(p.frame, rest - banks_h, scale_, &placed_);
+    p.grid.Draw(p.frame, rest - banks_h, scale_, &placed_, Compare() ? &grid_plan_ : nullptr);
     if (shared) p.banks.Draw(p.frame, banks_h, scale_, &placed_);
   }
   ImGui::EndChild();

@@ -135,6 +135,7 @@ class Gui {
   bool fullscreen_ = false;
   int windowed_[4] = {100, 100, 1600, 1000};
   std::vector<visual::Placed> placed_;
+  visual::MemoryPlanShare grid_plan_;  // A and B lay out same-name arrays alike
   Clock::time_point start_;
 };
 

@@ -23,8 +23,8 @@ void FrameBenchmark::AfterFrame(Gui& gui, Clock::time_point t0, Clock::time_poin
     frame_ms_.push_back(Ms(t0, t1));
     if (int(frame_ms_.size()) < frames_) return;
     std::sort(frame_ms_.begin(), frame_ms_.end());
-    std::printf("frames=%zu median_frame_ms=%.2f p90_frame_ms=%.2f\n", frame_ms_.size(), frame_ms_[frame_ms_.size() / 2],
-                frame_ms_[frame_ms_.size() * 9 / 10]);
+    std::printf("frames=%zu median_frame_ms=%.2f p90_frame_ms=%.2f p99_frame_ms=%.2f\n", frame_ms_.size(),
+                frame_ms_[frame_ms_.size() / 2], frame_ms_[frame_ms_.size() * 9 / 10], frame_ms_[frame_ms_.size() * 99 / 100]);
     // Switch A to another variant of the family at its teaching size: time to its first frame.
     const auto& a = gui.pane(0).variant;
     const auto& vs = a.family->info.variants;

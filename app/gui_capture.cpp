@@ -37,7 +37,8 @@ bool SaveLayout(const std::string& path, const std::vector<visual::Placed>& plac
   for (const auto& p : placed)
     items.push_back({{"pane", p.pane}, {"kind", p.kind}, {"name", p.name},
                      {"rect", {p.rect.x, p.rect.y, p.rect.w, p.rect.h}}, {"rows", p.rows}, {"cols", p.cols},
-                     {"zoom", p.zoom}, {"header_h", p.header_h}, {"slot_h", p.slot_h}});
+                     {"zoom", p.zoom}, {"header_h", p.header_h}, {"slot_h", p.slot_h}, {"cell", p.cell},
+                     {"row0", p.row0}, {"col0", p.col0}, {"cells_per_elem", p.cells_per_elem}});
   std::ofstream out(path);
   out << j.dump(1) << "\n";
   if (!out) {

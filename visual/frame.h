@@ -22,10 +22,13 @@ struct StepFrame {
 
 // Where a view put something, for scripted runs and the GUI tests (written as JSON).
 struct Placed {
-  std::string pane, kind, name;  // kind: "grid", "lanes", "banks"
-  Rect rect;                     // the rectangle handed to the layout function
-  uint64_t rows = 0, cols = 0;   // grids: the drawn shape
+  std::string pane, kind, name;  // kind: "grid", "overview", "lanes", "banks"
+  Rect rect;                     // the rectangle handed to the layout function (grids: the cells shown)
+  uint64_t rows = 0, cols = 0;   // grids: the drawn shape, in cells
   float zoom = 1.0f;
+  float cell = 0;                    // grids: side of a cell in pixels
+  uint64_t row0 = 0, col0 = 0;       // grids: the cell at the rect's top-left (a region further in)
+  uint32_t cells_per_elem = 1;       // grids: > 1 when a struct is drawn as 4-byte pieces
   float header_h = 0, slot_h = 0;  // banks
 };
 

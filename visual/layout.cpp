@@ -2,6 +2,7 @@
 #include "visual/layout.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ws::visual {
 
@@ -10,6 +11,27 @@ GridShape DrawShape(uint64_t rows, uint64_t cols, uint64_t count) {
   const uint64_t n = std::max<uint64_t>(count, 1);
   if (n <= 32) return {1, n};
   return {(n + 31) / 32, 32};
+}
+
+CellMap MapCells(uint64_t rows, uint64_t cols, uint64_t count, uint32_t elem_bytes) {
+  CellMap m;
+  const uint32_t elem = std::max<uint32_t>(elem_bytes, 1);
+  m.cell_bytes = elem;
+  if (elem > 16 && elem % 4 == 0) {
+    m.cell_bytes = 4;
+    m.cells_per_elem = elem / 4;
+  }
+  // Matrices stay matrices; arrays of structs always wrap at 128 bytes, whatever shape they were
+  // given, so that a warp's structs are a few rows of pieces rather than one very long row.
+  if (rows > 1 && cols > 0 && m.cells_per_elem == 1) {
+    m.shape = {rows, cols};
+    return m;
+  }
+  uint64_t per_row = m.cell_bytes >= 4 && 128 % m.cell_bytes == 0 ? 128 / m.cell_bytes : 32;
+  if (per_row % m.cells_per_elem) per_row = std::max<uint64_t>(m.cells_per_elem, per_row / m.cells_per_elem * m.cells_per_elem);
+  const uint64_t n = std::max<uint64_t>(count, 1) * m.cells_per_elem;
+  m.shape = n <= per_row ? GridShape{1, n} : GridShape{(n + per_row - 1) / per_row, per_row};
+  return m;
 }
 
 GridLayout LayoutGrid(uint64_t rows, uint64_t cols, Rect area, float zoom) {
@@ -26,6 +48,160 @@ GridLayout LayoutGrid(uint64_t rows, uint64_t cols, Rect area, float zoom) {
 Rect CellRect(const GridLayout& g, uint64_t row, uint64_t col) {
   return {g.x0 + float(col) * g.cell, g.y0 + float(row) * g.cell, g.cell, g.cell};
 }
+
+// ---- the memory view's plan ----
+
+namespace {
+
+float Fit(GridShape s, float w, float h) {
+  return std::max(0.0f, std::min(w / float(std::max<uint64_t>(s.cols, 1)), h / float(std::max<uint64_t>(s.rows, 1))));
+}
+bool IsTiny(const PlanArray& a) { return a.shape.rows * a.shape.cols <= kTinyCells; }
+
+// Cells of one big array in its slot: whole when they fit at a legible size, else a region at the
+// legible size with the overview to its right.
+ArraySlot FillSlot(const PlanArray& a, Rect label, Rect cells, float scale) {
+  ArraySlot s;
+  s.name = a.name;
+  s.label = label;
+  const float fit = Fit(a.shape, cells.w, cells.h);
+  if (fit >= LegibleCell(scale)) {
+    s.cell = std::min(fit, LargestCell(scale));
+    s.view = {cells.x, cells.y, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
+    return s;
+  }
+  s.whole = false;
+  s.cell = LegibleCell(scale);
+  const float gap = 8.0f * scale;
+  const float ov_w = std::min(cells.w * 0.15f, 96.0f * scale);
+  s.view = {cells.x, cells.y, std::min(cells.w - ov_w - gap, s.cell * float(a.shape.cols)),
+            std::min(cells.h, s.cell * float(a.shape.rows))};
+  s.view.w = std::max(s.view.w, s.cell);
+  const float c = Fit(a.shape, ov_w, cells.h);
+  const float min_side = 12.0f * scale;
+  s.overview = {s.view.x + s.view.w + gap, cells.y, std::clamp(c * float(a.shape.cols), min_side, std::max(ov_w, min_side)),
+                std::clamp(c * float(a.shape.rows), min_side, std::max(cells.h, min_side))};
+  return s;
+}
+
+// How well a slot of w x h shows an array: its cell size when it fits whole at a legible size;
+// otherwise the legible size times the part of a warp's footprint (up to 32 cells across and
+// down) that the region in view can hold.
+float Score(GridShape s, float w, float h, float scale) {
+  const float fit = Fit(s, w, h), legible = LegibleCell(scale);
+  if (fit >= legible) return std::min(fit, LargestCell(scale));
+  const float view_w = w - std::min(w * 0.15f, 96.0f * scale) - 8.0f * scale;
+  const float across = std::floor(std::max(view_w, 0.0f) / legible), down = std::floor(std::max(h, 0.0f) / legible);
+  return legible * std::min(1.0f, across / float(std::min<uint64_t>(s.cols, 32))) *
+         std::min(1.0f, down / float(std::min<uint64_t>(s.rows, 32)));
+}
+
+}  // namespace
+
+std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h) {
+  std::vector<ArraySlot> out;
+  const float gap = 8.0f * scale;
+  // Tiny arrays: one strip each under the others, cells of a fixed size.
+  float tiny_h = 0;
+  std::vector<const PlanArray*> big;
+  std::vector<ArraySlot> tiny;
+  for (const auto& a : arrays) {
+    if (!IsTiny(a)) {
+      big.push_back(&a);
+      continue;
+    }
+    ArraySlot s;
+    s.name = a.name;
+    s.cell = std::min(24.0f * scale, area.w / float(std::max<uint64_t>(a.shape.cols, 1)));
+    s.view = {area.x, 0, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
+    tiny_h += gap + label_h + s.view.h;
+    tiny.push_back(s);
+  }
+  const float big_h = area.h - tiny_h;
+  float big_end = area.y;  // where the big arrays end: below big_h when the room is too small
+  const int n = int(big.size());
+  // The arrangement (columns of slots, filled row by row) that gives the lesson arrays the
+  // largest cells; rows holding a lesson array weigh twice as much.
+  auto arrange = [&](int k, bool emit) {
+    const int rows_of = (n + k - 1) / k;
+    const float col_w = (area.w - gap * float(k - 1)) / float(k);
+    std::vector<float> weight(rows_of, 1.0f);
+    bool any_lesson = false;
+    for (int j = 0; j < n; ++j)
+      if (big[j]->lesson) weight[j / k] = 2.0f, any_lesson = true;
+    float total = 0;
+    for (float w : weight) total += w;
+    const float cells_h = big_h - (label_h + gap) * float(rows_of);
+    float worst = 1e9f, y = area.y;
+    std::vector<float> row_y(rows_of), row_h(rows_of);
+    for (int r = 0; r < rows_of; ++r) {
+      row_y[r] = y;
+      row_h[r] = std::max(cells_h * weight[r] / total, LegibleCell(scale));  // at least a row of cells
+      y += label_h + row_h[r] + gap;
+    }
+    if (emit) big_end = y;
+    for (int j = 0; j < n; ++j) {
+      const int r = j / k, c = j % k;
+      const float x = area.x + float(c) * (col_w + gap);
+      if (emit) out.push_back(FillSlot(*big[j], {x, row_y[r], col_w, label_h}, {x, row_y[r] + label_h, col_w, row_h[r]}, scale));
+      if (big[j]->lesson || !any_lesson) worst = std::min(worst, Score(big[j]->shape, col_w, row_h[r], scale));
+    }
+    return worst;
+  };
+  if (n > 0) {
+    int best_k = 1;
+    float best = -1;
+    for (int k = 1; k <= n; ++k) {
+      const float f = arrange(k, false);
+      if (f > best * 1.01f) best = f, best_k = k;
+    }
+    arrange(best_k, true);
+  }
+  float y = std::max(area.y + big_h + gap, big_end);
+  for (auto& s : tiny) {
+    s.label = {area.x, y, area.w, label_h};
+    s.view.y = y + label_h;
+    y += label_h + s.view.h + gap;
+    out.push_back(s);
+  }
+  return out;
+}
+
+namespace {
+uint64_t Place(uint64_t lo, uint64_t hi, uint64_t size, uint64_t n) {
+  if (size >= n) return 0;
+  int64_t start;
+  if (hi - lo + 1 > size) start = int64_t(lo);
+  else start = int64_t((lo + hi + 1) / 2) - int64_t(size / 2);
+  return uint64_t(std::clamp<int64_t>(start, 0, int64_t(n - size)));
+}
+}  // namespace
+
+GridWindow FollowWindow(GridShape shape, Rect view, float cell, uint64_t r0, uint64_t c0, uint64_t r1, uint64_t c1,
+                        const GridWindow& previous) {
+  GridWindow w;
+  const float side = std::max(cell, 1e-3f);
+  w.rows = std::clamp<uint64_t>(uint64_t(std::floor(view.h / side + 1e-3f)), 1, std::max<uint64_t>(shape.rows, 1));
+  w.cols = std::clamp<uint64_t>(uint64_t(std::floor(view.w / side + 1e-3f)), 1, std::max<uint64_t>(shape.cols, 1));
+  if (previous.rows == w.rows && previous.cols == w.cols && previous.row0 + w.rows <= shape.rows &&
+      previous.col0 + w.cols <= shape.cols && previous.Contains(r0, c0) && previous.Contains(r1, c1))
+    return previous;
+  w.row0 = Place(r0, std::max(r0, r1), w.rows, shape.rows);
+  w.col0 = Place(c0, std::max(c0, c1), w.cols, shape.cols);
+  return w;
+}
+
+GridLayout WindowLayout(const GridWindow& w, Rect view, float cell, GridShape shape) {
+  GridLayout g;
+  g.cell = cell;
+  g.rows = shape.rows;
+  g.cols = shape.cols;
+  g.x0 = view.x - float(w.col0) * cell;
+  g.y0 = view.y - float(w.row0) * cell;
+  return g;
+}
+
+// ---- lanes and banks ----
 
 Rect LaneBox(Rect strip, int lane) {
   const float w = strip.w / 32.0f;

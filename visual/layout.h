@@ -1,7 +1,10 @@
 // Where things go on screen: pure functions from a panel's rectangle and a trace's shapes to
 // cell rectangles. The views draw with them and the GUI tests compute expected pixels with them.
+// Sections: grids · the memory view's plan (slots, cell size, followed region) · lanes · banks.
 #pragma once
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ws::visual {
 
@@ -11,6 +14,8 @@ struct Rect {
   float CenterY() const { return y + h * 0.5f; }
 };
 
+// ---- grids ----
+
 // The shape an array is drawn in: matrices as matrices; 1-D arrays wrapped at 32 elements, so
 // that a row of 4-byte elements is one 128-byte line.
 struct GridShape {
@@ -18,9 +23,21 @@ struct GridShape {
 };
 GridShape DrawShape(uint64_t rows, uint64_t cols, uint64_t count);
 
+// How an array's bytes map onto cells. A cell is one element, or one 4-byte piece of a struct
+// wider than 16 bytes (a 32-byte RayState is 8 cells side by side), so that each load lights only
+// the pieces it reads. 1-D arrays wrap so that a row is one 128-byte line: 32 cells of 4 bytes,
+// 16 of 8, 8 of 16 (sizes that do not divide 128 wrap at 32 cells). Matrices keep their shape,
+// except arrays of structs, which always wrap at 128 bytes.
+struct CellMap {
+  uint32_t cell_bytes = 4;      // bytes per cell
+  uint32_t cells_per_elem = 1;  // > 1 for structs drawn as pieces
+  GridShape shape;              // in cells
+};
+CellMap MapCells(uint64_t rows, uint64_t cols, uint64_t count, uint32_t elem_bytes);
+
 // A grid of rows x cols square cells fitted into `area` (top-left aligned), times `zoom`.
 struct GridLayout {
-  float x0 = 0, y0 = 0;  // top-left of cell (0, 0)
+  float x0 = 0, y0 = 0;  // top-left of cell (0, 0); off screen when a region further in is shown
   float cell = 0;        // side of one cell in pixels (may be below 1)
   uint64_t rows = 0, cols = 0;
   float Width() const { return cell * float(cols); }
@@ -28,6 +45,57 @@ struct GridLayout {
 };
 GridLayout LayoutGrid(uint64_t rows, uint64_t cols, Rect area, float zoom = 1.0f);
 Rect CellRect(const GridLayout& g, uint64_t row, uint64_t col);
+// Cell `index` of a struct element drawn as pieces: the same as CellRect on the wrapped shape.
+inline Rect PieceRect(const GridLayout& g, const CellMap& m, uint64_t elem, uint32_t piece) {
+  const uint64_t i = elem * m.cells_per_elem + piece;
+  return CellRect(g, i / m.shape.cols, i % m.shape.cols);
+}
+
+// ---- the memory view's plan ----
+
+// The smallest cell the memory view draws at UI scale `scale`: 16 px at 1, 20 at 1.5, 24 at 2.
+// Arrays that do not fit whole at this size show the region the step touches instead.
+inline float LegibleCell(float scale) { return 8.0f + 8.0f * scale; }
+// The largest cell, so that a 4x4 array does not fill a pane.
+inline float LargestCell(float scale) { return 56.0f * scale; }
+// Arrays of at most this many cells (a counter, a result) get a small fixed strip.
+inline constexpr uint64_t kTinyCells = 8;
+
+struct PlanArray {
+  std::string name;
+  GridShape shape;      // in cells (CellMap::shape)
+  bool lesson = false;  // the shown warp touches it: it gets the larger slots
+};
+struct ArraySlot {
+  std::string name;
+  Rect label;        // one text line above the cells
+  Rect view;         // where cells are drawn
+  Rect overview;     // the whole array in miniature, beside `view`; w = 0 when it is shown whole
+  float cell = 0;    // side of a cell in pixels
+  bool whole = true; // every cell fits in `view`
+};
+// Slots for every array of both panes (same name, same slot: A and B pass the same list and area).
+// Tiny arrays get a strip at the bottom; the others share the rest in the arrangement (1..n
+// columns) that shows the lesson's arrays best (the largest cells when they fit whole, else the
+// most of a warp's 32-cell footprint at the legible size), lesson arrays twice the height of
+// the others in their column. When the room is too small every slot still gets a row of cells and
+// later slots run past the bottom (the view clips them) rather than overlap.
+std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h);
+
+// The part of a grid a view shows: rows [row0, row0 + rows), cols [col0, col0 + cols).
+struct GridWindow {
+  uint64_t row0 = 0, col0 = 0, rows = 0, cols = 0;
+  bool Contains(uint64_t r, uint64_t c) const { return r >= row0 && r < row0 + rows && c >= col0 && c < col0 + cols; }
+};
+// The window of `shape` that `view` holds at `cell` px, moved to show the cells [r0..r1] x
+// [c0..c1] the step touches: kept where it is when they are already inside `previous`,
+// centred on them otherwise, and anchored at their top-left when they do not fit.
+GridWindow FollowWindow(GridShape shape, Rect view, float cell, uint64_t r0, uint64_t c0, uint64_t r1, uint64_t c1,
+                        const GridWindow& previous);
+// The grid placed so that the window's top-left cell sits at the view's top-left.
+GridLayout WindowLayout(const GridWindow& w, Rect view, float cell, GridShape shape);
+
+// ---- lanes and banks ----
 
 // The warp strip: 32 lane boxes side by side across `strip`; a box is square at most.
 Rect LaneBox(Rect strip, int lane);

@@ -1,11 +1,8 @@
-// Memory view (see memory_grid.h). Cells are texels of one texture per array; only the step's
-// lanes, trail and line/sector outlines are drawn as rectangles on top.
+// Memory view (see memory_grid.h). The plan (slots, cell size, region) comes from layout.h's pure
+// functions; this file counts touches incrementally and draws only the cells in view.
 #include "visual/memory_grid.h"
 
-#define GL_GLEXT_PROTOTYPES
-#include <GL/gl.h>
 #include <imgui.h>
-
 
 #include <algorithm>
 #include <cmath>
@@ -13,33 +10,32 @@
 #include <string>
 
 #include "visual/palette.h"
-#include "visual/steps.h"
 
 namespace ws::visual {
 namespace {
 
-constexpr uint64_t kMaxTexels = 4096ull * 4096ull;
-
 ImVec2 V(float x, float y) { return ImVec2(x, y); }
 
-void FillCell(ImDrawList* dl, const GridLayout& g, const GridShape& s, uint64_t elem, uint32_t col) {
-  const uint64_t r = elem / s.cols, c = elem % s.cols;
-  if (r >= s.rows) return;
-  Rect q = CellRect(g, r, c);
-  // Keep a lit cell visible when cells are smaller than a pixel.
-  const float side = std::max(q.w, 1.5f);
-  dl->AddRectFilled(V(q.x, q.y), V(q.x + side, q.y + side), col);
+// The cells [first, last] that one lane's access of `width` bytes at `addr` covers.
+bool CellsOf(const sim::ArrayInfo& a, const CellMap& m, uint64_t addr, uint32_t width, uint64_t* first, uint64_t* last) {
+  if (addr < a.base) return false;
+  *first = (addr - a.base) / m.cell_bytes;
+  *last = (addr - a.base + std::max<uint32_t>(width, 1) - 1) / m.cell_bytes;
+  return true;
 }
 
-// Outlines the elements [first, last) of a row-major grid, one rectangle per row they cover.
-void OutlineRun(ImDrawList* dl, const GridLayout& g, const GridShape& s, uint64_t first, uint64_t last,
-                uint32_t col, float thickness) {
-  const uint64_t total = s.rows * s.cols;
-  last = std::min(last, total);
+void FillCell(ImDrawList* dl, const GridLayout& g, uint64_t cell, float inset, uint32_t col) {
+  const Rect q = CellRect(g, cell / g.cols, cell % g.cols);
+  dl->AddRectFilled(V(q.x + inset, q.y + inset), V(q.x + q.w - inset, q.y + q.h - inset), col);
+}
+
+// Outlines the cells [first, last) of a row-major grid, one rectangle per row they cover.
+void OutlineRun(ImDrawList* dl, const GridLayout& g, uint64_t first, uint64_t last, uint32_t col, float thickness) {
+  last = std::min(last, g.rows * g.cols);
   while (first < last) {
-    const uint64_t r = first / s.cols, c0 = first % s.cols;
-    const uint64_t c1 = std::min<uint64_t>(s.cols, c0 + (last - first));
-    Rect a = CellRect(g, r, c0);
+    const uint64_t r = first / g.cols, c0 = first % g.cols;
+    const uint64_t c1 = std::min<uint64_t>(g.cols, c0 + (last - first));
+    const Rect a = CellRect(g, r, c0);
     const float o = thickness * 0.5f;
     dl->AddRect(V(a.x - o, a.y - o), V(a.x + g.cell * float(c1 - c0) + o, a.y + g.cell + o), col, 0.0f, 0, thickness);
     first += c1 - c0;
@@ -48,129 +44,207 @@ void OutlineRun(ImDrawList* dl, const GridLayout& g, const GridShape& s, uint64_
 
 }  // namespace
 
-MemoryGridView::~MemoryGridView() {
-  for (auto& [id, t] : textures_)
-    if (t.id) glDeleteTextures(1, &t.id);
+// ---- the shared plan ----
+
+void MemoryPlanShare::Offer(const std::string& pane, int frame, const std::vector<PlanArray>& arrays, float w, float h) {
+  auto it = std::find_if(offers_.begin(), offers_.end(), [&](const auto& o) { return o.first == pane; });
+  if (it == offers_.end()) {
+    offers_.push_back({pane, {}});
+    std::sort(offers_.begin(), offers_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    it = std::find_if(offers_.begin(), offers_.end(), [&](const auto& o) { return o.first == pane; });
+  }
+  it->second = {frame, arrays, w, h};
 }
 
-void MemoryGridView::Upload(Texture& t, const StepFrame& frame, const sim::ArrayInfo& a) {
-  const GridShape s = DrawShape(a.rows, a.cols, a.count);
-  const uint64_t n = s.rows * s.cols;
-  counts_.assign(n, 0);
-  uint32_t most = 0;
-  for (const auto* ins : frame.history) {
-    if (ins->array != a.id) continue;
-    for (int lane = 0; lane < 32; ++lane) {
-      if (!(ins->mask >> lane & 1)) continue;
-      const uint64_t e = ElementOf(a, ins->addr[lane]);
-      if (e < n) most = std::max(most, ++counts_[e]);
+std::vector<PlanArray> MemoryPlanShare::Arrays(int frame) const {
+  std::vector<PlanArray> out;
+  for (const auto& [pane, o] : offers_) {
+    if (o.frame < frame - 1) continue;
+    for (const auto& a : o.arrays) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const PlanArray& b) { return b.name == a.name; });
+      if (it == out.end()) {
+        out.push_back(a);
+      } else {  // the same name in both: plan for the larger shape so both fit the same slot
+        it->shape.rows = std::max(it->shape.rows, a.shape.rows);
+        it->shape.cols = std::max(it->shape.cols, a.shape.cols);
+        it->lesson = it->lesson || a.lesson;
+      }
     }
   }
-  pixels_.resize(n * 4);
-  const float log_most = std::log1p(float(most));
-  for (uint64_t e = 0; e < n; ++e) {
-    Rgb c = counts_[e] ? HeatRgb(std::log1p(float(counts_[e])) / std::max(log_most, 1e-6f)) : kBackground;
-    if (e >= a.count) c = {0, 0, 0};
-    pixels_[e * 4] = c.r;
-    pixels_[e * 4 + 1] = c.g;
-    pixels_[e * 4 + 2] = c.b;
-    pixels_[e * 4 + 3] = 255;
-  }
-  if (!t.id) glGenTextures(1, &t.id);
-  glBindTexture(GL_TEXTURE_2D, t.id);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  if (t.rows != s.rows || t.cols != s.cols) {
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, GLsizei(s.cols), GLsizei(s.rows), 0, GL_RGBA, GL_UNSIGNED_BYTE,
-                 pixels_.data());
-    t.rows = s.rows;
-    t.cols = s.cols;
-  } else {
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, GLsizei(s.cols), GLsizei(s.rows), GL_RGBA, GL_UNSIGNED_BYTE,
-                    pixels_.data());
-  }
-  t.version = frame.version;
-  t.trace = frame.trace;
+  return out;
 }
 
-void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed) {
+float MemoryPlanShare::Width(int frame, float own) const {
+  for (const auto& [pane, o] : offers_)
+    if (o.frame >= frame - 1) own = std::min(own, o.w);
+  return own;
+}
+
+float MemoryPlanShare::Height(int frame, float own) const {
+  for (const auto& [pane, o] : offers_)
+    if (o.frame >= frame - 1) own = std::min(own, o.h);
+  return own;
+}
+
+// ---- touches so far ----
+
+void MemoryGridView::Update(const StepFrame& frame) {
+  const sim::Trace& t = *frame.trace;
+  if (trace_ != frame.trace || arrays_.size() != t.arrays.size()) {
+    trace_ = frame.trace;
+    arrays_.assign(t.arrays.size(), {});
+    for (size_t i = 0; i < t.arrays.size(); ++i) {
+      const auto& a = t.arrays[i];
+      arrays_[i].map = MapCells(a.rows, a.cols, a.count, a.elem_bytes);
+    }
+    for (const auto& ins : t.instructions)
+      if (ins.array >= 0 && size_t(ins.array) < arrays_.size()) arrays_[ins.array].lesson = true;
+    counted_ = 0;
+    last_counted_ = nullptr;
+  }
+  const auto& h = frame.history;
+  size_t from = counted_;
+  // Stepping on adds the new instructions; anything else counts again from the start.
+  if (counted_ == 0 || counted_ > h.size() || h[counted_ - 1] != last_counted_) {
+    for (auto& s : arrays_) s.counts.clear(), s.most = 0;
+    from = 0;
+  }
+  for (size_t k = from; k < h.size(); ++k) {
+    const sim::WarpInstruction* ins = h[k];
+    if (ins->array < 0 || size_t(ins->array) >= arrays_.size()) continue;
+    ArrayState& s = arrays_[ins->array];
+    const auto& a = t.arrays[ins->array];
+    for (int lane = 0; lane < 32; ++lane) {
+      uint64_t c0, c1;
+      if (!(ins->mask >> lane & 1) || !CellsOf(a, s.map, ins->addr[lane], ins->width, &c0, &c1)) continue;
+      for (uint64_t c = c0; c <= c1; ++c) s.most = std::max(s.most, ++s.counts[c]);
+    }
+  }
+  counted_ = h.size();
+  last_counted_ = h.empty() ? nullptr : h.back();
+}
+
+// ---- drawing ----
+
+void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed,
+                          MemoryPlanShare* share) {
   if (!frame.trace) return;
   const sim::Trace& trace = *frame.trace;
+  Update(frame);
   ImGui::PushID(frame.pane.c_str());
-  const float child_h = std::max(height, 40.0f * scale);
-  ImGui::BeginChild("grids##mem", ImVec2(0, child_h), false,
-                    zoom > 1.0f ? ImGuiWindowFlags_HorizontalScrollbar : ImGuiWindowFlags_NoScrollbar);
+  ImGui::BeginChild("grids##mem", ImVec2(0, std::max(height, 40.0f * scale)), false,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const int n_arrays = int(trace.arrays.size());
-  const float gap = 10.0f * scale;
   const float label_h = ImGui::GetTextLineHeightWithSpacing();
-  // Arrange the arrays in the number of columns that gives the largest cells.
-  int per_row = 1;
-  float best = -1;
-  for (int k = 1; k <= std::max(n_arrays, 1); ++k) {
-    const int rows_of_arrays = (n_arrays + k - 1) / std::max(k, 1);
-    const float w = (avail.x - gap * float(k - 1)) / float(k);
-    const float h = (avail.y - (label_h + gap) * float(rows_of_arrays)) / float(std::max(rows_of_arrays, 1));
-    float worst = 1e9f;
-    for (const auto& a : trace.arrays) {
-      const GridShape s = DrawShape(a.rows, a.cols, a.count);
-      worst = std::min(worst, LayoutGrid(s.rows, s.cols, Rect{0, 0, w, h}).cell);
-    }
-    if (worst > best + 0.01f) best = worst, per_row = k;
+
+  std::vector<PlanArray> mine;
+  for (size_t i = 0; i < trace.arrays.size(); ++i) mine.push_back({trace.arrays[i].name, arrays_[i].map.shape, arrays_[i].lesson});
+  std::vector<PlanArray> plan_arrays = mine;
+  float w = avail.x, h = avail.y;
+  if (share) {
+    const int f = ImGui::GetFrameCount();
+    share->Offer(frame.pane, f, mine, avail.x, avail.y);
+    plan_arrays = share->Arrays(f);
+    w = share->Width(f, w);
+    h = share->Height(f, h);
   }
-  const int array_rows = (n_arrays + per_row - 1) / std::max(per_row, 1);
-  const float col_w = (avail.x - gap * float(per_row - 1)) / float(per_row);
-  const float row_h = (avail.y - (label_h + gap) * float(array_rows)) / float(std::max(array_rows, 1));
+  const auto slots = PlanMemoryView(plan_arrays, Rect{origin.x, origin.y, w, h}, scale, label_h);
+
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  float used_w = 0, used_h = 0;
-
-  for (int ai = 0; ai < n_arrays; ++ai) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const bool hovered = ImGui::IsWindowHovered();
+  for (size_t ai = 0; ai < trace.arrays.size(); ++ai) {
     const sim::ArrayInfo& a = trace.arrays[ai];
-    ImGui::PushID(ai);
-    const GridShape s = DrawShape(a.rows, a.cols, a.count);
-    const float x = origin.x + float(ai % per_row) * (col_w * zoom + gap);
-    const float y = origin.y + float(ai / per_row) * (row_h * zoom + label_h + gap);
-    const std::string label =
-        a.space == sim::Space::Shared
-            ? a.name + " (shared " + a.type + "[" + std::to_string(a.count) + "], a row per 32 banks)"
-            : a.name + " (" + a.type + ", " + std::to_string(s.rows) + "x" + std::to_string(s.cols) + ")";
-    dl->PushClipRect(V(x, y), V(x + col_w * zoom, y + label_h), true);
-    dl->AddText(V(x, y), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+    ArrayState& st = arrays_[ai];
+    const CellMap& m = st.map;
+    auto slot_it = std::find_if(slots.begin(), slots.end(), [&](const ArraySlot& s) { return s.name == a.name; });
+    if (slot_it == slots.end()) continue;
+    const ArraySlot& slot = *slot_it;
+    const uint64_t total_cells = std::max<uint64_t>(a.count, 1) * m.cells_per_elem;
+
+    // The region: follow the cells the step touches in this array.
+    uint64_t r0 = ~0ull, c0 = ~0ull, r1 = 0, c1 = 0;
+    for (const auto* ins : frame.current) {
+      if (ins->array != int(ai)) continue;
+      for (int lane = 0; lane < 32; ++lane) {
+        uint64_t f, l;
+        if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l)) continue;
+        for (uint64_t c : {f, l}) {
+          r0 = std::min(r0, c / m.shape.cols), r1 = std::max(r1, c / m.shape.cols);
+          c0 = std::min(c0, c % m.shape.cols), c1 = std::max(c1, c % m.shape.cols);
+        }
+      }
+    }
+    if (r0 == ~0ull) {  // the step does not touch this array: stay
+      r0 = r1 = st.window.row0;
+      c0 = c1 = st.window.col0;
+    }
+    const float cell = slot.cell * std::clamp(zoom, 1.0f, 16.0f);
+    st.window = FollowWindow(m.shape, slot.view, cell, r0, c0, r1, c1, st.window);
+    const GridWindow& win = st.window;
+    const GridLayout g = WindowLayout(win, slot.view, cell, m.shape);
+    const Rect view{slot.view.x, slot.view.y, std::min(slot.view.w, cell * float(win.cols)),
+                    std::min(slot.view.h, cell * float(win.rows))};
+    const bool whole = win.rows >= m.shape.rows && win.cols >= m.shape.cols;
+
+    ImGui::PushID(int(ai));
+    std::string label = a.name + " (" + (a.space == sim::Space::Shared ? "shared " : "") + a.type;
+    label += a.rows > 1 ? ", " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + ")"
+                        : "[" + std::to_string(a.count) + "]" + (m.cells_per_elem > 1 ? ", a cell per 4 bytes)" : ")");
+    if (!whole)
+      label += "  rows " + std::to_string(win.row0) + "-" + std::to_string(win.row0 + win.rows - 1) + ", cols " +
+               std::to_string(win.col0) + "-" + std::to_string(win.col0 + win.cols - 1);
+    dl->PushClipRect(V(slot.label.x, slot.label.y), V(slot.label.x + slot.label.w, slot.label.y + slot.label.h), true);
+    dl->AddText(V(slot.label.x, slot.label.y), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
     dl->PopClipRect();
-    const Rect area{x, y + label_h, col_w, row_h};
-    const GridLayout g = LayoutGrid(s.rows, s.cols, area, zoom);
-    if (placed) placed->push_back({frame.pane, "grid", a.name, area, s.rows, s.cols, zoom});
-    used_w = std::max(used_w, x - origin.x + g.Width());
-    used_h = std::max(used_h, y - origin.y + label_h + g.Height());
-
-    if (s.rows * s.cols > kMaxTexels) {
-      dl->AddText(V(area.x, area.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), "(too large to draw)");
-      ImGui::PopID();
-      continue;
+    if (placed) {
+      Placed p{frame.pane, "grid", a.name, view, m.shape.rows, m.shape.cols, 1.0f};
+      p.cell = cell;
+      p.row0 = win.row0;
+      p.col0 = win.col0;
+      p.cells_per_elem = m.cells_per_elem;
+      placed->push_back(p);
     }
-    Texture& t = textures_[a.id];
-    if (t.version != frame.version || t.trace != frame.trace) Upload(t, frame, a);
-    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(t.id)), V(g.x0, g.y0),
-                 V(g.x0 + g.Width(), g.y0 + g.Height()));
 
+    dl->PushClipRect(V(view.x - 4 * scale, view.y - 4 * scale), V(view.x + view.w + 4 * scale, view.y + view.h + 4 * scale), true);
+    // Cells in view: untouched, or shaded by touches so far; a gap between them once they are large.
+    const float inset = cell >= 8.0f ? std::max(1.0f, std::round(scale)) * 0.5f : 0.0f;
+    const float log_most = std::log1p(float(std::max<uint32_t>(st.most, 1)));
+    for (uint64_t r = win.row0; r < win.row0 + win.rows && r < m.shape.rows; ++r)
+      for (uint64_t c = win.col0; c < win.col0 + win.cols && c < m.shape.cols; ++c) {
+        const uint64_t i = r * m.shape.cols + c;
+        if (i >= total_cells) break;
+        auto it = st.counts.find(i);
+        const Rgb col = it == st.counts.end() ? kCellEmpty : TouchedRgb(std::log1p(float(it->second)) / log_most);
+        FillCell(dl, g, i, inset, Pack(col));
+      }
+    // A struct's pieces are grouped by an outline per element.
+    if (m.cells_per_elem > 1) {
+      const uint64_t e0 = (win.row0 * m.shape.cols + win.col0) / m.cells_per_elem;
+      const uint64_t e1 = std::min<uint64_t>(a.count, ((win.row0 + win.rows) * m.shape.cols) / m.cells_per_elem + 1);
+      for (uint64_t e = e0; e < e1; ++e) {
+        const uint64_t first = e * m.cells_per_elem, r = first / m.shape.cols;
+        if (r < win.row0 || r >= win.row0 + win.rows) continue;
+        OutlineRun(dl, g, first, first + m.cells_per_elem, IM_COL32(190, 190, 205, 200), std::max(1.0f, scale));
+      }
+    }
+    auto light = [&](const sim::WarpInstruction* ins, uint8_t alpha) {
+      for (int lane = 0; lane < 32; ++lane) {
+        uint64_t f, l;
+        if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l)) continue;
+        for (uint64_t c = f; c <= l && c < total_cells; ++c)
+          if (win.Contains(c / m.shape.cols, c % m.shape.cols)) FillCell(dl, g, c, inset, Pack(LaneRgb(lane), alpha));
+      }
+    };
     // Trail: the focused warp's previous steps, fading.
-    for (int k = std::min<int>(trail_steps, int(frame.trail.size())) - 1; k >= 0; --k) {
-      const auto* ins = frame.trail[k];
-      if (ins->array != a.id) continue;
-      const uint8_t alpha = uint8_t(150 - 110 * k / std::max(trail_steps, 1));
-      for (int lane = 0; lane < 32; ++lane)
-        if (ins->mask >> lane & 1) FillCell(dl, g, s, ElementOf(a, ins->addr[lane]), Pack(LaneRgb(lane), alpha));
-    }
-    // The step: the lines and sectors its lanes fall in (outlined just outside their cells),
-    // then the lanes themselves on top.
+    for (int k = std::min<int>(trail_steps, int(frame.trail.size())) - 1; k >= 0; --k)
+      if (frame.trail[k]->array == int(ai)) light(frame.trail[k], uint8_t(150 - 110 * k / std::max(trail_steps, 1)));
+    // The step: the lines and sectors its lanes fall in (outlined just outside their cells), then
+    // the lanes themselves on top.
     std::set<uint64_t> sectors, lines;
     for (const auto* ins : frame.current) {
-      if (ins->array != a.id || a.space != sim::Space::Global) continue;
+      if (ins->array != int(ai) || a.space != sim::Space::Global) continue;
       for (int lane = 0; lane < 32; ++lane) {
         if (!(ins->mask >> lane & 1)) continue;
         for (uint64_t b = ins->addr[lane] >> 5; b <= (ins->addr[lane] + ins->width - 1) >> 5; ++b) {
@@ -179,60 +253,89 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
         }
       }
     }
+    auto cell_range = [&](uint64_t lo_byte, uint64_t hi_byte, uint64_t* lo, uint64_t* hi) {
+      *lo = lo_byte > a.base ? (lo_byte - a.base) / m.cell_bytes : 0;
+      *hi = hi_byte > a.base ? (hi_byte - a.base + m.cell_bytes - 1) / m.cell_bytes : 0;
+    };
     const float thin = std::max(1.0f, scale), thick = std::max(2.0f, 2.0f * scale);
     for (uint64_t line : lines) {
-      const uint64_t lo = line * 128 > a.base ? (line * 128 - a.base) / a.elem_bytes : 0;
-      const uint64_t hi = ((line + 1) * 128 - a.base + a.elem_bytes - 1) / a.elem_bytes;
-      OutlineRun(dl, g, s, lo, hi, Pack(kLine, 220), thick);
+      uint64_t lo, hi;
+      cell_range(line * 128, (line + 1) * 128, &lo, &hi);
+      OutlineRun(dl, g, lo, hi, Pack(kLine, 220), thick);
     }
     if (g.cell >= 4.0f)
       for (uint64_t sec : sectors) {
-        const uint64_t lo = sec * 32 > a.base ? (sec * 32 - a.base) / a.elem_bytes : 0;
-        const uint64_t hi = ((sec + 1) * 32 - a.base + a.elem_bytes - 1) / a.elem_bytes;
-        OutlineRun(dl, g, s, lo, hi, Pack(kSector, 230), thin);
+        uint64_t lo, hi;
+        cell_range(sec * 32, (sec + 1) * 32, &lo, &hi);
+        OutlineRun(dl, g, lo, hi, Pack(kSector, 230), thin);
       }
-    for (const auto* ins : frame.current) {
-      if (ins->array != a.id) continue;
-      for (int lane = 0; lane < 32; ++lane)
-        if (ins->mask >> lane & 1) FillCell(dl, g, s, ElementOf(a, ins->addr[lane]), Pack(LaneRgb(lane)));
+    for (const auto* ins : frame.current)
+      if (ins->array == int(ai)) light(ins, 255);
+    dl->PopClipRect();
+
+    // Overview: the whole array, the step's cells as dots and the region in view outlined.
+    if (!slot.whole && slot.overview.w > 0) {
+      const Rect& o = slot.overview;
+      if (placed) {
+        Placed p{frame.pane, "overview", a.name, o, m.shape.rows, m.shape.cols, 1.0f};
+        placed->push_back(p);
+      }
+      const float sx = o.w / float(m.shape.cols), sy = o.h / float(m.shape.rows);
+      dl->AddRectFilled(V(o.x, o.y), V(o.x + o.w, o.y + o.h), Pack(kCellEmpty));
+      const float dot = std::max(2.0f * scale, std::max(sx, sy));
+      for (const auto* ins : frame.current) {
+        if (ins->array != int(ai)) continue;
+        for (int lane = 0; lane < 32; ++lane) {
+          uint64_t f, l;
+          if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l)) continue;
+          const float x = o.x + float(f % m.shape.cols) * sx, y = o.y + float(f / m.shape.cols) * sy;
+          dl->AddRectFilled(V(x, y), V(x + dot, y + dot), Pack(LaneRgb(lane)));
+        }
+      }
+      const float x0 = o.x + float(win.col0) * sx, y0 = o.y + float(win.row0) * sy;
+      dl->AddRect(V(x0, y0), V(std::max(x0 + float(win.cols) * sx, x0 + 3 * scale), std::max(y0 + float(win.rows) * sy, y0 + 3 * scale)),
+                  Pack(kLine), 0.0f, 0, std::max(1.5f, 1.5f * scale));
     }
 
     // Hover: which element, and who touched it when.
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    if (ImGui::IsWindowHovered() && m.x >= g.x0 && m.y >= g.y0 && m.x < g.x0 + g.Width() && m.y < g.y0 + g.Height()) {
-      const uint64_t r = uint64_t((m.y - g.y0) / g.cell), c = uint64_t((m.x - g.x0) / g.cell);
-      const uint64_t e = r * s.cols + c;
-      if (e < a.count) {
-        const uint64_t addr = a.base + e * a.elem_bytes;
+    if (hovered && mouse.x >= view.x && mouse.y >= view.y && mouse.x < view.x + view.w && mouse.y < view.y + view.h) {
+      const uint64_t r = win.row0 + uint64_t((mouse.y - view.y) / cell), c = win.col0 + uint64_t((mouse.x - view.x) / cell);
+      const uint64_t cell = r * m.shape.cols + c, e = cell / m.cells_per_elem;
+      if (cell < total_cells) {
+        const uint64_t addr = a.base + cell * m.cell_bytes;
         ImGui::BeginTooltip();
-        ImGui::Text("%s[%llu]  row %llu, col %llu", a.name.c_str(), (unsigned long long)e, (unsigned long long)r,
-                    (unsigned long long)c);
-        ImGui::Text("address 0x%llx  (%s %llu, sector %llu, line %llu%s)", (unsigned long long)addr,
+        if (m.cells_per_elem > 1)
+          ImGui::Text("%s[%llu], bytes %llu-%llu of its %u", a.name.c_str(), (unsigned long long)e,
+                      (unsigned long long)(cell % m.cells_per_elem * m.cell_bytes),
+                      (unsigned long long)(cell % m.cells_per_elem * m.cell_bytes + m.cell_bytes - 1), a.elem_bytes);
+        else
+          ImGui::Text("%s[%llu]  row %llu, col %llu", a.name.c_str(), (unsigned long long)e, (unsigned long long)r,
+                      (unsigned long long)c);
+        ImGui::Text("address 0x%llx  (%s %llu, sector %llu, line %llu)", (unsigned long long)addr,
                     a.space == sim::Space::Shared ? "bank" : "offset",
                     (unsigned long long)(a.space == sim::Space::Shared ? (addr / 4) % 32 : addr - a.base),
-                    (unsigned long long)(addr >> 5), (unsigned long long)(addr >> 7), "");
-        int shown = 0, total = 0;
-        for (size_t h = 0; h < frame.history.size(); ++h) {
-          const auto* ins = frame.history[h];
-          if (ins->array != a.id) continue;
+                    (unsigned long long)(addr >> 5), (unsigned long long)(addr >> 7));
+        int shown = 0, touched = 0;
+        for (const auto* ins : frame.history) {
+          if (ins->array != int(ai)) continue;
           for (int lane = 0; lane < 32; ++lane) {
-            if (!(ins->mask >> lane & 1) || ElementOf(a, ins->addr[lane]) != e) continue;
-            ++total;
+            uint64_t f, l;
+            if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l) || cell < f || cell > l) continue;
+            ++touched;
             if (shown < 8) {
-              ImGui::Text("  %s by block %u warp %u lane %u (thread %u), iteration %u", sim::ToString(ins->op),
-                          ins->block, ins->warp, lane, ins->warp * 32 + lane, ins->epoch);
+              ImGui::Text("  %s by block %u warp %u lane %u (thread %u), iteration %u", sim::ToString(ins->op), ins->block,
+                          ins->warp, lane, ins->warp * 32 + lane, ins->epoch);
               ++shown;
             }
           }
         }
-        if (total == 0) ImGui::TextDisabled("not touched by the shown warps so far");
-        if (total > shown) ImGui::TextDisabled("  ... %d more", total - shown);
+        if (touched == 0) ImGui::TextDisabled("not touched by the shown warps so far");
+        if (touched > shown) ImGui::TextDisabled("  ... %d more", touched - shown);
         ImGui::EndTooltip();
       }
     }
     ImGui::PopID();
   }
-  ImGui::Dummy(ImVec2(used_w, used_h));
   ImGui::EndChild();
   ImGui::PopID();
 }

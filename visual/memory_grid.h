@@ -1,39 +1,60 @@
-// Memory view: every array the variant touches as a grid of elements (one OpenGL texel each),
-// with the step's lanes lit in lane colours, their lines and sectors outlined, a fading trail of
-// the last steps and a heat map of touches so far; hovering a cell says who touched it and when.
+// Memory view: every array the variant touches as a grid of cells (an element, or a 4-byte piece
+// of a struct), with the step's lanes lit in lane colours, their lines and sectors outlined, a
+// fading trail of the last steps and a shade for touches so far; hovering a cell says who touched
+// it and when. Arrays too large to show whole at a legible size show the region the step touches,
+// with an overview of the whole array beside it. Only visible cells are drawn.
 #pragma once
-#include <map>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "visual/frame.h"
 
 namespace ws::visual {
 
+// Lets the two panes' memory views agree on one plan (same name, same slot and cell size): each
+// offers its arrays and room every frame; each plans with the union of the arrays and the
+// smallest room offered in this or the previous frame.
+class MemoryPlanShare {
+ public:
+  void Offer(const std::string& pane, int frame, const std::vector<PlanArray>& arrays, float w, float h);
+  std::vector<PlanArray> Arrays(int frame) const;
+  float Width(int frame, float own) const;
+  float Height(int frame, float own) const;
+
+ private:
+  struct Offered {
+    int frame = -10;
+    std::vector<PlanArray> arrays;
+    float w = 0, h = 0;
+  };
+  std::vector<std::pair<std::string, Offered>> offers_;  // by pane, in pane order
+};
+
 class MemoryGridView {
  public:
-  MemoryGridView() = default;
-  ~MemoryGridView();
-  MemoryGridView(const MemoryGridView&) = delete;
-  MemoryGridView& operator=(const MemoryGridView&) = delete;
-
-  // Draws into the current ImGui window, filling `height` pixels of it (the full width).
-  void Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed);
+  // Draws into the current ImGui window, filling `height` pixels of it (the full width). With
+  // `share`, A and B lay out their arrays together.
+  void Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed,
+            MemoryPlanShare* share = nullptr);
 
   // Set by the pane's view menu (the app draws it; presenter mode hides it).
-  float zoom = 1.0f;    // magnification of the grids, 1 to 16
+  float zoom = 1.0f;    // magnification of the cells, 1 to 16: the view then shows the region the step touches
   int trail_steps = 3;  // earlier steps of the warp that stay lit, fading, 0 to 8
 
  private:
-  struct Texture {
-    unsigned id = 0;
-    uint64_t rows = 0, cols = 0;
-    uint64_t version = ~0ull;
-    const sim::Trace* trace = nullptr;
+  struct ArrayState {
+    CellMap map;
+    bool lesson = false;
+    std::unordered_map<uint64_t, uint32_t> counts;  // touches so far, by cell
+    uint32_t most = 0;
+    GridWindow window;
   };
-  void Upload(Texture& t, const StepFrame& frame, const sim::ArrayInfo& a);
-  std::map<int, Texture> textures_;  // by array id
-  std::vector<uint8_t> pixels_;
-  std::vector<uint32_t> counts_;
+  void Update(const StepFrame& frame);
+  const sim::Trace* trace_ = nullptr;
+  std::vector<ArrayState> arrays_;  // by array id
+  size_t counted_ = 0;                           // frame.history entries in `counts`
+  const sim::WarpInstruction* last_counted_ = nullptr;
 };
 
 }  // namespace ws::visual

@@ -38,6 +38,12 @@ Rgb HeatRgb(float t) {
   return {mix(52, 150), mix(52, 150), mix(60, 165)};
 }
 
+Rgb TouchedRgb(float t) {
+  t = std::clamp(t, 0.0f, 1.0f);
+  auto mix = [&](uint8_t a, uint8_t b) { return uint8_t(std::lround(a + (b - a) * t)); };
+  return {mix(118, 205), mix(118, 205), mix(134, 220)};
+}
+
 Rgb TextOn(Rgb c) {
   const float y = 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b;
   return y > 140 ? Rgb{0, 0, 0} : Rgb{255, 255, 255};

@@ -75,14 +75,19 @@ Shot Take(const std::string& name, const std::string& args) {
                                        << "), want (" << int(want.r) << "," << int(want.g) << "," << int(want.b) << ")";
 }
 
-// The colour at the centre of element (row, col) of `array` in `pane`'s memory view.
+// The colour at the centre of cell (row, col) of `array` in `pane`'s memory view. The view
+// reports the cell size and which cell sits at its top-left (a region of a large array).
 Rgb CellColour(const Shot& s, const std::string& pane, const std::string& array, uint64_t row, uint64_t col) {
   const nlohmann::json* p = s.Find(pane, "grid", array);
   EXPECT_NE(p, nullptr) << "no grid for " << pane << " " << array;
   if (!p) return {};
-  const GridLayout g = LayoutGrid((*p)["rows"], (*p)["cols"], RectOf(*p), (*p)["zoom"]);
-  EXPECT_GE(g.cell, 2.0f) << "cells too small to sample";
-  const Rect c = CellRect(g, row, col);
+  const Rect view = RectOf(*p);
+  const float cell = (*p)["cell"].get<float>();
+  const GridWindow w{(*p)["row0"].get<uint64_t>(), (*p)["col0"].get<uint64_t>(), uint64_t(view.h / cell + 0.01f),
+                     uint64_t(view.w / cell + 0.01f)};
+  EXPECT_GE(cell, 2.0f) << "cells too small to sample";
+  EXPECT_TRUE(w.Contains(row, col)) << pane << " " << array << " cell (" << row << "," << col << ") not in view";
+  const Rect c = CellRect(WindowLayout(w, view, cell, {(*p)["rows"], (*p)["cols"]}), row, col);
   return s.At(c.CenterX(), c.CenterY());
 }
 
@@ -171,10 +176,19 @@ void Divergence() {
 }
 
 void Alignment() {
-  // scalar, n=1024: rayidx = lane; step 0 is the first of the eight 4-byte loads of rays[lane],
-  // which lies in element lane (drawn 32 to a row): lane 12 -> row 0, column 12.
-  const Shot s = Take("alignment_first", "--variant alignment/scalar --no-compare --n 1024 --step 0");
-  EXPECT_TRUE(Near(CellColour(s, "A", "rays", 0, 12), LaneRgb(12), "rays[0][12] in lane 12's colour"));
+  // scalar beside float4, n=1024: rayidx = lane. A RayState is 32 bytes, drawn as eight 4-byte
+  // pieces; rows are 128 bytes = 32 pieces, so rays[12] is row 3 (cells 96..103), columns 0..7.
+  // Step 0 of scalar is one of the eight 4-byte loads of rays[lane]: exactly one piece of
+  // rays[12] is in lane 12's colour. Step 0 of float4 reads float4 number 2*lane, bytes 0..15 of
+  // rays[lane]: pieces 0..3 lit, 4..7 not.
+  const Shot s = Take("alignment_first", "--variant alignment/scalar --compare alignment/float4 --n 1024 --step 0");
+  int scalar_lit = 0;
+  for (uint64_t piece = 0; piece < 8; ++piece)
+    scalar_lit += Near(CellColour(s, "A", "rays", 3, piece), LaneRgb(12), "") ? 1 : 0;
+  EXPECT_EQ(scalar_lit, 1) << "scalar: one 4-byte piece of rays[12] per load";
+  for (uint64_t piece = 0; piece < 8; ++piece)
+    EXPECT_EQ(Near(CellColour(s, "B", "rays", 3, piece), LaneRgb(12), "").operator bool(), piece < 4)
+        << "float4: piece " << piece << " of rays[12]";
 }
 
 TEST(GuiPixels, EveryFamilyShowsItsHandWorkedStep) {

@@ -6,6 +6,7 @@
 #include "visual/fault_banner.h"
 #include "visual/counters.h"
 #include "visual/layout.h"
+#include "visual/memory_grid.h"
 #include "visual/palette.h"
 #include "visual/warp_lanes.h"
 #include "visual/steps.h"
@@ -33,6 +34,156 @@ TEST(Layout, OneDimensionalArraysWrapAt32SoARowIsALine) {
   const GridShape m = DrawShape(40, 40, 1600);
   EXPECT_EQ(m.rows, 40u);
   EXPECT_EQ(m.cols, 40u);
+}
+
+TEST(Layout, OneDimensionalRowsAreOne128ByteLinePerElementSize) {
+  // 128 bytes per row: 32 floats, 16 doubles, 8 float4.
+  const CellMap f = MapCells(1, 1000, 1000, 4);
+  EXPECT_EQ(f.shape.cols, 32u);
+  EXPECT_EQ(f.shape.rows, 32u);  // ceil(1000 / 32)
+  const CellMap d = MapCells(1, 100, 100, 8);
+  EXPECT_EQ(d.shape.cols, 16u);
+  EXPECT_EQ(d.shape.rows, 7u);  // ceil(100 / 16)
+  const CellMap q = MapCells(1, 20, 20, 16);
+  EXPECT_EQ(q.shape.cols, 8u);
+  EXPECT_EQ(q.shape.rows, 3u);  // ceil(20 / 8)
+  const CellMap small = MapCells(1, 5, 5, 4);  // shorter than a line: one row of 5
+  EXPECT_EQ(small.shape.rows, 1u);
+  EXPECT_EQ(small.shape.cols, 5u);
+  const CellMap m = MapCells(40, 40, 1600, 4);  // matrices stay matrices
+  EXPECT_EQ(m.shape.rows, 40u);
+  EXPECT_EQ(m.shape.cols, 40u);
+}
+
+TEST(Layout, StructsAreDrawnAsFourBytePieces) {
+  // RayState: 32 bytes = 8 pieces; a 128-byte row holds 4 structs (32 pieces); 1024 of them are
+  // 1024 * 8 / 32 = 256 rows.
+  const CellMap r = MapCells(1, 1024, 1024, 32);
+  EXPECT_EQ(r.cell_bytes, 4u);
+  EXPECT_EQ(r.cells_per_elem, 8u);
+  EXPECT_EQ(r.shape.cols, 32u);
+  EXPECT_EQ(r.shape.rows, 256u);
+  // rays[12] piece 5 is cell 12 * 8 + 5 = 101: row 3, column 5; at 10 px from (0, 0): (50, 30).
+  const GridLayout g{0, 0, 10, r.shape.rows, r.shape.cols};
+  const Rect p = PieceRect(g, r, 12, 5);
+  EXPECT_FLOAT_EQ(p.x, 50.0f);
+  EXPECT_FLOAT_EQ(p.y, 30.0f);
+  EXPECT_FLOAT_EQ(p.w, 10.0f);
+  // Given as 32 rows of 32 structs (1024 bytes a row), it still wraps at 128 bytes.
+  EXPECT_EQ(MapCells(32, 32, 1024, 32).shape.cols, 32u);
+  EXPECT_EQ(MapCells(32, 32, 1024, 32).shape.rows, 256u);
+  // A float4 is a plain element: 16 bytes is not split.
+  EXPECT_EQ(MapCells(1, 64, 64, 16).cells_per_elem, 1u);
+}
+
+TEST(Plan, LargeArraysShowALegibleRegionWithAnOverview) {
+  // Two 64x64 lesson arrays in 642x700, scale 1, 20 px labels. Stacked: each gets
+  // (700 - 2 * (20 + 8)) / 2 = 322 px, fit min(642/64, 322/64) = 5.03 < 16 (legible at scale 1):
+  // a region at 16 px, the overview 96 px wide (min(0.15 * 642, 96)) to the right, 8 px apart;
+  // the region holds 538/16 = 33 columns (all 32 of a warp's row) and 322/16 = 20 rows.
+  // Side by side the region would hold 261/16 = 16 columns: half a warp's row. Stacked wins.
+  const std::vector<PlanArray> arrays = {{"d", {64, 64}, true}, {"r", {64, 64}, true}};
+  const auto slots = PlanMemoryView(arrays, Rect{0, 0, 642, 700}, 1.0f, 20.0f);
+  ASSERT_EQ(slots.size(), 2u);
+  EXPECT_FALSE(slots[0].whole);
+  EXPECT_FLOAT_EQ(slots[0].cell, 16.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.y, 20.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.w, 642.0f - 96.0f - 8.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.h, 322.0f);
+  EXPECT_FLOAT_EQ(slots[0].overview.x, 538.0f + 8.0f);
+  EXPECT_FLOAT_EQ(slots[0].overview.w, 96.0f);  // square array: 1.5 px a cell
+  EXPECT_FLOAT_EQ(slots[0].overview.h, 96.0f);
+  EXPECT_FLOAT_EQ(slots[1].label.y, 20.0f + 322.0f + 8.0f);
+  EXPECT_FLOAT_EQ(slots[1].view.y, 370.0f);
+}
+
+TEST(Plan, CellsGrowWithUiScale) {
+  // The same room at scale 2 (labels twice as tall): still too small for the whole array, so
+  // the region's cells are LegibleCell(2) = 24 px, up from 16.
+  const std::vector<PlanArray> arrays = {{"d", {64, 64}, true}, {"r", {64, 64}, true}};
+  const auto s1 = PlanMemoryView(arrays, Rect{0, 0, 642, 700}, 1.0f, 20.0f);
+  const auto s2 = PlanMemoryView(arrays, Rect{0, 0, 642, 700}, 2.0f, 40.0f);
+  EXPECT_FLOAT_EQ(s2[0].cell, 24.0f);
+  EXPECT_GT(s2[0].cell, s1[0].cell);
+}
+
+TEST(Plan, TinyArraysGetASmallStripAndTheRestGoesToTheLesson) {
+  // ans (1 element) and a, b (256 floats: 8 rows of 32) in 600x500, scale 1, 20 px labels.
+  // ans: a 24 px cell under a label at the bottom: 500 - 44 = 456. The rest, 456 - 8 = 448 px,
+  // stacks a and b: (448 - 2 * 28) / 2 = 196 px each, fit min(600/32, 196/8) = 18.75 >= 16:
+  // whole, 8 * 18.75 = 150 px tall.
+  const std::vector<PlanArray> arrays = {{"a", {8, 32}, true}, {"b", {8, 32}, true}, {"ans", {1, 1}, true}};
+  const auto slots = PlanMemoryView(arrays, Rect{0, 0, 600, 500}, 1.0f, 20.0f);
+  ASSERT_EQ(slots.size(), 3u);
+  EXPECT_EQ(slots[2].name, "ans");
+  EXPECT_FLOAT_EQ(slots[2].cell, 24.0f);
+  EXPECT_FLOAT_EQ(slots[2].label.y, 456.0f);
+  EXPECT_FLOAT_EQ(slots[2].view.w, 24.0f);
+  EXPECT_TRUE(slots[0].whole);
+  EXPECT_FLOAT_EQ(slots[0].cell, 18.75f);
+  EXPECT_FLOAT_EQ(slots[0].view.h, 150.0f);
+  EXPECT_FLOAT_EQ(slots[1].view.y, 20.0f + 196.0f + 8.0f + 20.0f);
+}
+
+TEST(Plan, TooLittleRoomNeverOverlapsSlots) {
+  // 100 px for two 64x64 arrays and a tiny one at scale 2 (24 px cells, 40 px labels, 16 px
+  // gaps): each big slot keeps one row of cells (24 px), the second starts below the first
+  // (0 + 40 + 24 + 16 = 80 -> cells at 120), and the tiny strip after both (80 + 80 = 160).
+  const std::vector<PlanArray> arrays = {{"d", {64, 64}, true}, {"r", {64, 64}, true}, {"ans", {1, 1}, true}};
+  const auto slots = PlanMemoryView(arrays, Rect{0, 0, 600, 100}, 2.0f, 40.0f);
+  ASSERT_EQ(slots.size(), 3u);
+  EXPECT_FLOAT_EQ(slots[0].view.h, 24.0f);
+  EXPECT_FLOAT_EQ(slots[1].label.y, 80.0f);
+  EXPECT_FLOAT_EQ(slots[2].label.y, 160.0f);
+}
+
+TEST(Plan, LessonArraysGetTwiceTheHeight) {
+  // One lesson array and one the warp never touches, 64x64 each, 642x700: 644 px of cells split
+  // 2:1, 429.33 and 214.67.
+  const std::vector<PlanArray> arrays = {{"in", {64, 64}, true}, {"other", {64, 64}, false}};
+  const auto slots = PlanMemoryView(arrays, Rect{0, 0, 642, 700}, 1.0f, 20.0f);
+  EXPECT_NEAR(slots[0].view.h, 644.0f * 2 / 3, 1e-3);
+  EXPECT_NEAR(slots[1].view.h, 644.0f / 3, 1e-3);
+}
+
+TEST(Plan, SameNameSameGeometryInBothPanes) {
+  // A has d (64x64); B has d (64x65) and tile. Both plan with the union, d planned at the larger
+  // 64x65, and the smaller room: the two panes get one identical slot for d.
+  MemoryPlanShare share;
+  share.Offer("A", 10, {{"d", {64, 64}, true}}, 642, 700);
+  share.Offer("B", 10, {{"d", {64, 65}, true}, {"tile", {32, 32}, true}}, 642, 520);
+  const auto arrays = share.Arrays(10);
+  ASSERT_EQ(arrays.size(), 2u);
+  EXPECT_EQ(arrays[0].name, "d");
+  EXPECT_EQ(arrays[0].shape.cols, 65u);
+  EXPECT_FLOAT_EQ(share.Height(10, 700), 520.0f);
+  // An offer two frames old (B closed) no longer counts.
+  EXPECT_EQ(share.Arrays(12).size(), 0u);
+  share.Offer("A", 12, {{"d", {64, 64}, true}}, 642, 700);
+  EXPECT_EQ(share.Arrays(12).size(), 1u);
+  EXPECT_FLOAT_EQ(share.Height(12, 700), 700.0f);
+}
+
+TEST(Plan, TheRegionFollowsTheStep) {
+  // 64x64 at 16 px in 514x322: 32 columns, 20 rows in view.
+  const GridShape s{64, 64};
+  const Rect view{0, 0, 514, 322};
+  // A row of 32 at row 40: centred, rows 30..49; the 32 columns fit from 0.
+  GridWindow w = FollowWindow(s, view, 16, 40, 0, 40, 31, {});
+  EXPECT_EQ(w.rows, 20u);
+  EXPECT_EQ(w.cols, 32u);
+  EXPECT_EQ(w.row0, 30u);
+  EXPECT_EQ(w.col0, 0u);
+  // The next row is already in view: the region stays put.
+  EXPECT_EQ(FollowWindow(s, view, 16, 41, 0, 41, 31, w).row0, 30u);
+  // A column of 32 rows does not fit in 20: anchored at its top (lane 0).
+  EXPECT_EQ(FollowWindow(s, view, 16, 0, 5, 31, 5, w).row0, 0u);
+  // Near the end the region stops at the last row: 64 - 20 = 44.
+  EXPECT_EQ(FollowWindow(s, view, 16, 63, 0, 63, 31, w).row0, 44u);
+  // The grid is shifted so that the window's first cell is at the view's corner.
+  const GridLayout g = WindowLayout(w, view, 16, s);
+  EXPECT_FLOAT_EQ(CellRect(g, 30, 0).y, 0.0f);
+  EXPECT_FLOAT_EQ(CellRect(g, 31, 2).x, 32.0f);
 }
 
 TEST(Layout, LaneBoxesSplitTheStripInto32) {

@@ -24,7 +24,7 @@ ImFont* LargestFont() {
 
 // The headline in the large font, the details under it in the text font, both wrapped to the
 // pane's width; the badge grows in height to hold them.
-Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, bool global) {
+Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, bool global, const char* what) {
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float avail = std::max(ImGui::GetContentRegionAvail().x, 40.0f * scale);
   const float pad = 6.0f * scale;
@@ -32,16 +32,18 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, 
   std::string details;
   for (const auto& d : caption.details) details += (details.empty() ? "" : " \xc2\xb7 ") + d;
   // The headline font as large as it is, shrunk (not below the text font) while the headline
-  // would take more than two lines: a narrow pane keeps room for the picture.
+  // would take more than two lines or the badge more than half the height left in the pane: a
+  // narrow or short pane keeps room for the lanes and the picture, and nothing is cut.
   ImFont* head_font = font ? font : ImGui::GetFont();
+  const ImVec2 ds = details.empty() ? ImVec2(0, 0) : ImGui::CalcTextSize(details.c_str(), nullptr, false, wrap);
+  const float gap = details.empty() ? 0.0f : 2.0f * scale;
+  const float room = 0.5f * ImGui::GetContentRegionAvail().y - ds.y - gap - 2 * pad;
   float head_size = head_font->FontSize;
   ImVec2 hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, caption.headline.c_str());
-  while (hs.y > 2.5f * head_size && head_size * 0.85f >= ImGui::GetFontSize()) {
+  while ((hs.y > 2.5f * head_size || hs.y > room) && head_size * 0.85f >= ImGui::GetFontSize()) {
     head_size *= 0.85f;
     hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, caption.headline.c_str());
   }
-  const ImVec2 ds = details.empty() ? ImVec2(0, 0) : ImGui::CalcTextSize(details.c_str(), nullptr, false, wrap);
-  const float gap = details.empty() ? 0.0f : 2.0f * scale;
   const Rect r{p.x, p.y, std::min(avail, std::max(hs.x, ds.x) + 2 * pad), hs.y + gap + ds.y + 2 * pad};
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.x + r.w, r.y + r.h), Pack({48, 46, 20}), 4.0f * scale);
@@ -54,7 +56,7 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, 
                 Pack({230, 224, 170}), details.c_str(), nullptr, wrap);
   ImGui::Dummy(ImVec2(r.w, r.h));
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(global
+    ImGui::SetTooltip("%s\n\n%s", what, global
                           ? "A global request costs one transaction per distinct 32-byte sector its active\n"
                             "lanes touch. Ideal: the bytes asked for, rounded up to sectors. Lines are 128 bytes.\n"
                             "Bytes moved are used: distinct bytes the lanes ask for / bytes the sectors carry.\n"
@@ -86,16 +88,24 @@ void WarpLanesView::DrawCost(const StepFrame& frame, float scale, std::vector<Pl
   const sim::ArrayInfo* a = ins->array >= 0 && ins->array < int(trace.arrays.size()) ? &trace.arrays[ins->array] : nullptr;
   const uint32_t line = ins->site < trace.sites.size() ? trace.sites[ins->site].line : 0;
   ImGui::PushID(frame.pane.c_str());
+  // Which instruction, in one line: in full where it fits, else without the warp, else only in
+  // the badge's tooltip (a narrow pane keeps its height for the badge and the picture).
+  char full[160], brief[120];
   if (frame.current.size() > 1)
-    ImGui::TextWrapped("block %u, %zu warps, line %u: %s.%s %s %uB", ins->block, frame.current.size(), line,
-                       sim::ToString(ins->op), sim::ToString(ins->space), a ? a->name.c_str() : "?", ins->width);
+    std::snprintf(full, sizeof full, "block %u, %zu warps, line %u: %s.%s %s %uB", ins->block, frame.current.size(),
+                  line, sim::ToString(ins->op), sim::ToString(ins->space), a ? a->name.c_str() : "?", ins->width);
   else
-    ImGui::TextWrapped("block %u warp %u, line %u: %s.%s %s %uB", ins->block, ins->warp, line, sim::ToString(ins->op),
-                       sim::ToString(ins->space), a ? a->name.c_str() : "?", ins->width);
+    std::snprintf(full, sizeof full, "block %u warp %u, line %u: %s.%s %s %uB", ins->block, ins->warp, line,
+                  sim::ToString(ins->op), sim::ToString(ins->space), a ? a->name.c_str() : "?", ins->width);
+  std::snprintf(brief, sizeof brief, "line %u: %s.%s %s", line, sim::ToString(ins->op), sim::ToString(ins->space),
+                a ? a->name.c_str() : "?");
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  if (ImGui::CalcTextSize(full).x <= avail_w) ImGui::TextUnformatted(full);
+  else if (ImGui::CalcTextSize(brief).x <= avail_w) ImGui::TextUnformatted(brief);
   // The cost, as the simulator words it (whole block: every warp of the step).
   const sim::CaptionParts caption = sim::CaptionOf(frame.current);
   const Rect badge = DrawCostBadge(caption, badge_font ? badge_font : LargestFont(), scale,
-                                   ins->space == sim::Space::Global);
+                                   ins->space == sim::Space::Global, full);
   if (placed) placed->push_back({frame.pane, "badge", caption.Text(), badge});
   ImGui::PopID();
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
 #include <string>
 
@@ -46,12 +47,12 @@ Rect RectOf(const nlohmann::json& p) {
 }
 
 // Runs `warpscope gui ARGS --screenshot` and loads what it saved.
-Shot Take(const std::string& name, const std::string& args) {
+Shot Take(const std::string& name, const std::string& args, const std::string& size = "--size 1600x1000 --scale 1") {
   const std::string dir = WARPSCOPE_TEST_OUT;
   std::filesystem::create_directories(dir);
   const std::string png = dir + "/" + name + ".png", js = dir + "/" + name + ".json";
   std::filesystem::remove(png);
-  const std::string cmd = std::string(WARPSCOPE_BINARY) + " gui --no-settings --size 1600x1000 --scale 1 " + args +
+  const std::string cmd = std::string(WARPSCOPE_BINARY) + " gui --no-settings " + size + " " + args +
                           " --screenshot " + png + " --layout-out " + js + " --quit";
   Shot s;
   const int rc = std::system(cmd.c_str());
@@ -242,6 +243,37 @@ TEST(GuiPixels, FollowByRoleShowsTheOtherKernelsStoreOfTheSameArray) {
   EXPECT_TRUE(Near(CellColour(role, "B", "out", 0, 5), LaneRgb(5), "B out[0][5] lit by lane 5"));
   const Shot lockstep = Take("follow_lockstep", args + "right");
   EXPECT_FALSE(Near(CellColour(lockstep, "B", "out", 0, 5), LaneRgb(5), "B out[0][5] in lockstep"));
+}
+
+// The cost badge on a 1280x720 projector at scales 1.5 and 2: pairs v2 against v3, each at its
+// last instruction (step 200 is past both ends), the atomicAdd of the warp's sum to ans. v2: all
+// 32 lanes add to ans itself, one 4-byte word: one line, one sector, the 32 updates serialised.
+// v3: after the shuffle only lane 0 adds. The badge says so in full and stays inside its pane:
+// within the pane's content width (the lane strip's) and above the legend under the panes.
+TEST(GuiPixels, CostBadgeSaysTheAtomicLessonAndFitsItsPane) {
+  const std::string dot = " \xc2\xb7 ";
+  for (const char* scale : {"1.5", "2"}) {
+    SCOPED_TRACE(scale);
+    const Shot s = Take(std::string("badge_") + scale, "--variant pairs/v2 --compare pairs/v3 --step 200",
+                        std::string("--size 1280x720 --scale ") + scale);
+    const nlohmann::json* legend = s.Find("", "legend", "lanes");
+    ASSERT_NE(legend, nullptr);
+    const std::map<std::string, std::string> want = {
+        {"A", "32 atomic updates to one address: serialised" + dot + "1 line" + dot + "1 sector (ideal 1)"},
+        {"B", "1 of 32 lanes active" + dot + "1 atomic update: nothing to serialise" + dot + "1 line" + dot +
+                  "1 sector (ideal 1)"}};
+    for (const auto& [pane, text] : want) {
+      const nlohmann::json* badge = s.Find(pane, "badge");
+      const nlohmann::json* lanes = s.Find(pane, "lanes");
+      ASSERT_NE(badge, nullptr) << "no badge in pane " << pane;
+      ASSERT_NE(lanes, nullptr);
+      EXPECT_EQ((*badge)["name"], text);
+      const Rect b = RectOf(*badge), l = RectOf(*lanes);
+      EXPECT_GE(b.x, l.x - 0.5f) << pane;
+      EXPECT_LE(b.x + b.w, l.x + l.w + 0.5f) << pane;
+      EXPECT_LE(b.y + b.h, RectOf(*legend).y) << pane << ": the badge runs under the legend";
+    }
+  }
 }
 
 TEST(GuiPixels, OutOfRangeInputIsClampedNotFatal) {

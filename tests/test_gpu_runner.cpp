@@ -138,6 +138,49 @@ TEST(RecordedResults, ShippedFilesLoadAndPassed) {
   if (files == 0) GTEST_SKIP() << "no recorded results in " << dir;
 }
 
+// Figures follow from the recorded time and the family's work: a recorded file is read in each
+// family's own unit. Times from assets/recorded/NVIDIA_H200.json.
+TEST(RecordedResults, EachFamilyIsReadInItsOwnUnit) {
+  BenchReport b;
+  b.device = "Test GPU";
+  b.copy_gbps = 4000;
+  b.fp32_lane_gops = 33454.08;  // 132 SMs x 128 lanes x 1.98 GHz
+  Timing pairs;
+  pairs.variant = "pairs/v3";
+  pairs.n = 16384;
+  pairs.ms_median = 0.46532800793647766;
+  pairs.peak = 4218.03;  // as the file stored it: pairs measured against the copy bandwidth
+  pairs.peak_meaning = "device-to-device cudaMemcpy bandwidth";
+  Timing naive;
+  naive.variant = "transpose/naive";
+  naive.n = 8192;
+  naive.ms_median = 0.9611360132694244;
+  naive.peak = 4207.7159355848735;  // the copy bandwidth measured beside it
+  naive.peak_meaning = "device-to-device cudaMemcpy bandwidth";
+  b.timings = {pairs, naive};
+  const std::string path = ::testing::TempDir() + "/ws_units.json";
+  std::string why;
+  ASSERT_TRUE(SaveReport(b, path, &why)) << why;
+  auto r = LoadRecorded(path, &why);
+  ASSERT_TRUE(r) << why;
+  ASSERT_EQ(r->timings.size(), 2u);
+  // pairs: 2 x 16384^2 = 536,870,912 operations (a subtraction and an addition per pair) in
+  // 0.465328 ms = 1153.7 Gop/s, 3.449% of 33454 Gop/s.
+  const Timing& p = r->timings[0];
+  EXPECT_EQ(p.rate_unit, "Gop/s");
+  EXPECT_NEAR(p.rate, 1153.74, 0.01);
+  EXPECT_NEAR(p.pct_of_peak, 3.4487, 0.001);
+  EXPECT_EQ(p.peak_name, "FP32 peak 33454 Gop/s");
+  // transpose: 2 x 8192^2 x 4 bytes = 536,870,912 bytes in 0.961136 ms = 558.58 GB/s, 13.28% of
+  // the copy bandwidth measured with it (4207.7 GB/s, not the report's 4000).
+  const Timing& t = r->timings[1];
+  EXPECT_EQ(t.rate_unit, "GB/s");
+  EXPECT_NEAR(t.rate, 558.58, 0.01);
+  EXPECT_NEAR(t.pct_of_peak, 13.275, 0.001);
+  EXPECT_EQ(t.peak_name, "copy 4208 GB/s");
+  std::remove(path.c_str());
+}
+
 double MetricValue(const sim::Counters& c, const std::string& name) {
   for (const auto& m : sim::Metrics(c))
     if (m.name == name) return m.value;

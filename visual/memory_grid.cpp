@@ -30,11 +30,17 @@ void FillCell(ImDrawList* dl, const GridLayout& g, uint64_t cell, float inset, u
 }
 
 // Outlines the cells [first, last) of a row-major grid, one rectangle per row they cover.
-void OutlineRun(ImDrawList* dl, const GridLayout& g, uint64_t first, uint64_t last, uint32_t col, float thickness) {
+// Rows outside [row_lo, row_hi) are skipped (out of view).
+void OutlineRun(ImDrawList* dl, const GridLayout& g, uint64_t first, uint64_t last, uint32_t col, float thickness,
+                uint64_t row_lo = 0, uint64_t row_hi = ~0ull) {
   last = std::min(last, g.rows * g.cols);
   while (first < last) {
     const uint64_t r = first / g.cols, c0 = first % g.cols;
     const uint64_t c1 = std::min<uint64_t>(g.cols, c0 + (last - first));
+    if (r < row_lo || r >= row_hi) {
+      first += c1 - c0;
+      continue;
+    }
     const Rect a = CellRect(g, r, c0);
     const float o = thickness * 0.5f;
     dl->AddRect(V(a.x - o, a.y - o), V(a.x + g.cell * float(c1 - c0) + o, a.y + g.cell + o), col, 0.0f, 0, thickness);
@@ -208,13 +214,32 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     }
 
     dl->PushClipRect(V(view.x - 4 * scale, view.y - 4 * scale), V(view.x + view.w + 4 * scale, view.y + view.h + 4 * scale), true);
-    // Cells in view: untouched, or shaded by touches so far; a gap between them once they are large.
+    // The step's lanes in view, by cell (each pixel is filled once: a lit cell is not drawn
+    // under its lane colour).
+    std::vector<uint32_t> lit(win.rows * win.cols, 0);
+    for (const auto* ins : frame.current) {
+      if (ins->array != int(ai)) continue;
+      for (int lane = 0; lane < 32; ++lane) {
+        uint64_t f, l;
+        if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l)) continue;
+        for (uint64_t c = f; c <= l && c < total_cells; ++c) {
+          const uint64_t r = c / m.shape.cols, k = c % m.shape.cols;
+          if (win.Contains(r, k)) lit[(r - win.row0) * win.cols + (k - win.col0)] = Pack(LaneRgb(lane));
+        }
+      }
+    }
+    // Cells in view: lit, untouched, or shaded by touches so far; a gap between them once they
+    // are large.
     const float inset = cell >= 8.0f ? std::max(1.0f, std::round(scale)) * 0.5f : 0.0f;
     const float log_most = std::log1p(float(std::max<uint32_t>(st.most, 1)));
     for (uint64_t r = win.row0; r < win.row0 + win.rows && r < m.shape.rows; ++r)
       for (uint64_t c = win.col0; c < win.col0 + win.cols && c < m.shape.cols; ++c) {
         const uint64_t i = r * m.shape.cols + c;
         if (i >= total_cells) break;
+        if (const uint32_t lane_col = lit[(r - win.row0) * win.cols + (c - win.col0)]) {
+          FillCell(dl, g, i, inset, lane_col);
+          continue;
+        }
         auto it = st.counts.find(i);
         const Rgb col = it == st.counts.end() ? kCellEmpty : TouchedRgb(std::log1p(float(it->second)) / log_most);
         FillCell(dl, g, i, inset, Pack(col));
@@ -233,15 +258,17 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
       for (int lane = 0; lane < 32; ++lane) {
         uint64_t f, l;
         if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l)) continue;
-        for (uint64_t c = f; c <= l && c < total_cells; ++c)
-          if (win.Contains(c / m.shape.cols, c % m.shape.cols)) FillCell(dl, g, c, inset, Pack(LaneRgb(lane), alpha));
+        for (uint64_t c = f; c <= l && c < total_cells; ++c) {
+          const uint64_t r = c / m.shape.cols, k = c % m.shape.cols;
+          if (win.Contains(r, k) && !lit[(r - win.row0) * win.cols + (k - win.col0)])
+            FillCell(dl, g, c, inset, Pack(LaneRgb(lane), alpha));
+        }
       }
     };
-    // Trail: the focused warp's previous steps, fading.
+    // Trail: the focused warp's previous steps, fading, where the step itself is not.
     for (int k = std::min<int>(trail_steps, int(frame.trail.size())) - 1; k >= 0; --k)
       if (frame.trail[k]->array == int(ai)) light(frame.trail[k], uint8_t(150 - 110 * k / std::max(trail_steps, 1)));
-    // The step: the lines and sectors its lanes fall in (outlined just outside their cells), then
-    // the lanes themselves on top.
+    // The step: the lines and sectors its lanes fall in, outlined in the gaps around their cells.
     std::set<uint64_t> sectors, lines;
     for (const auto* ins : frame.current) {
       if (ins->array != int(ai) || a.space != sim::Space::Global) continue;
@@ -261,16 +288,14 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     for (uint64_t line : lines) {
       uint64_t lo, hi;
       cell_range(line * 128, (line + 1) * 128, &lo, &hi);
-      OutlineRun(dl, g, lo, hi, Pack(kLine, 220), thick);
+      OutlineRun(dl, g, lo, hi, Pack(kLine, 220), thick, win.row0, win.row0 + win.rows);
     }
     if (g.cell >= 4.0f)
       for (uint64_t sec : sectors) {
         uint64_t lo, hi;
         cell_range(sec * 32, (sec + 1) * 32, &lo, &hi);
-        OutlineRun(dl, g, lo, hi, Pack(kSector, 230), thin);
+        OutlineRun(dl, g, lo, hi, Pack(kSector, 230), thin, win.row0, win.row0 + win.rows);
       }
-    for (const auto* ins : frame.current)
-      if (ins->array == int(ai)) light(ins, 255);
     dl->PopClipRect();
 
     // Overview: the whole array, the step's cells as dots and the region in view outlined.
@@ -283,12 +308,15 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
       const float sx = o.w / float(m.shape.cols), sy = o.h / float(m.shape.rows);
       dl->AddRectFilled(V(o.x, o.y), V(o.x + o.w, o.y + o.h), Pack(kCellEmpty));
       const float dot = std::max(2.0f * scale, std::max(sx, sy));
+      std::set<uint64_t> dots;
       for (const auto* ins : frame.current) {
         if (ins->array != int(ai)) continue;
         for (int lane = 0; lane < 32; ++lane) {
           uint64_t f, l;
           if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l)) continue;
           const float x = o.x + float(f % m.shape.cols) * sx, y = o.y + float(f / m.shape.cols) * sy;
+          // One dot per dot-sized spot: a whole block's 1024 lanes often share a few.
+          if (!dots.insert(uint64_t(x / dot) << 32 | uint64_t(y / dot)).second) continue;
           dl->AddRectFilled(V(x, y), V(x + dot, y + dot), Pack(LaneRgb(lane)));
         }
       }

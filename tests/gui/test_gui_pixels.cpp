@@ -276,6 +276,46 @@ TEST(GuiPixels, CostBadgeSaysTheAtomicLessonAndFitsItsPane) {
   }
 }
 
+// The memory view on a projector: every lesson's default pair (its first two variants), at
+// 1920x1080 scales 1 and 2 and 1280x720 scale 1. Every grid's cells are at least the size a hall
+// can read (16 and 24 px at 1920x1080, 10 px at 1280x720: the plan never goes below
+// visual::LegibleCell, 16 px at scale 1), an array cut to a region has its overview beside it,
+// and an array of the same name has the same cell size and the same rectangle in A and B.
+TEST(GuiLayout, DefaultPairsDrawLegibleCellsAlikeInAAndB) {
+  const struct {
+    const char* size;
+    float scale, least;
+  } configs[] = {{"1920x1080", 1, 16}, {"1920x1080", 2, 24}, {"1280x720", 1, 10}};
+  for (const auto& f : kernels::Catalog()) {
+    if (f.info.variants.size() < 2) continue;
+    const std::string a = f.info.name + "/" + f.info.variants[0].name, b = f.info.name + "/" + f.info.variants[1].name;
+    for (const auto& c : configs) {
+      SCOPED_TRACE(a + " vs " + b + " at " + c.size + " scale " + std::to_string(c.scale));
+      const Shot s = Take("layout_" + f.info.name + "_" + c.size + "_" + std::to_string(int(c.scale)),
+                          "--variant " + a + " --compare " + b,
+                          std::string("--size ") + c.size + " --scale " + std::to_string(c.scale));
+      int grids = 0;
+      for (const auto& p : s.layout["placed"]) {
+        if (p["kind"] != "grid") continue;
+        ++grids;
+        const float cell = p["cell"].get<float>();
+        const Rect r = RectOf(p);
+        EXPECT_GE(cell, c.least) << p["pane"] << " " << p["name"];
+        const bool cut = r.w + 0.5f < cell * p["cols"].get<float>() || r.h + 0.5f < cell * p["rows"].get<float>();
+        if (cut) EXPECT_NE(s.Find(p["pane"], "overview", p["name"]), nullptr) << p["name"] << " cut without an overview";
+        if (p["pane"] != "A") continue;
+        const nlohmann::json* other = s.Find("B", "grid", p["name"]);
+        if (!other) continue;
+        const Rect o = RectOf(*other);
+        EXPECT_FLOAT_EQ((*other)["cell"].get<float>(), cell) << p["name"];
+        EXPECT_NEAR(o.w, r.w, 0.5f) << p["name"];
+        EXPECT_NEAR(o.h, r.h, 0.5f) << p["name"];
+      }
+      EXPECT_GT(grids, 1) << "no grids recorded";
+    }
+  }
+}
+
 TEST(GuiPixels, OutOfRangeInputIsClampedNotFatal) {
   // n far over the simulator's limit and a block outside the grid: the program says so and runs.
   const Shot s = Take("clamped", "--variant transpose/naive --no-compare --n 100000000 --block 999999");

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -64,21 +65,28 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
   const float rows_h = RowsHeight();
   const float thick = std::max(2.0f, 2.0f * scale);
 
-  // Block and warp maps, both rows high.
+  // Block and warp maps, both rows high. A one-row grid or block wraps (a block at 32 threads a
+  // row, so that each row is a warp), so that a long strip does not shrink to 1-px cells.
   if (trace) {
     const auto& shape = trace->shape;
     const uint32_t blocks = uint32_t(shape.grid.Count());
     const uint32_t threads = uint32_t(shape.block.Count());
-    const uint32_t gx = std::max(shape.grid.x, 1u), gy = std::max(blocks / gx, 1u);
+    const float max_cell = rows_h * 0.5f;
+    auto fit = [&](uint32_t nx, uint32_t ny) { return std::clamp(std::min(rows_h * 2.5f / float(nx), rows_h / float(ny)), 1.0f, max_cell); };
     if (blocks <= 65536) {
-      const float cell = std::max(1.0f, std::min(rows_h * 2.5f / float(gx), rows_h / float(gy)));
+      const bool wrap = shape.grid.y * shape.grid.z == 1 && blocks > 8;
+      const uint32_t gx = wrap ? std::max(1u, uint32_t(std::ceil(std::sqrt(blocks * 2.5)))) : std::max(shape.grid.x, 1u);
+      const uint32_t gy = (blocks + gx - 1) / gx;
+      const float cell = fit(gx, gy);
       const float mark[4] = {float(pb.block % gx), float(pb.block / gx), float(pb.block % gx), float(pb.block / gx)};
       const Hit h = CellMap("grid##map", gx, gy, cell, [&](uint32_t x, uint32_t y) {
-        return y * gx + x == pb.block ? Pack(kHighlight) : Pack({70, 80, 95});
+        const uint32_t b = y * gx + x;
+        return b == pb.block ? Pack(kHighlight) : b < blocks ? Pack({70, 80, 95}) : Pack(kBackground);
       }, mark, 8 * scale, thick);
-      if (h.x >= 0) {
-        const uint32_t b = uint32_t(h.y) * gx + uint32_t(h.x);
-        ImGui::SetTooltip("block (%d, %d) = linear %u of %u: click to show it", h.x, h.y, b, blocks);
+      const uint32_t b = uint32_t(h.y) * gx + uint32_t(h.x);
+      if (h.x >= 0 && b < blocks) {
+        if (wrap) ImGui::SetTooltip("block %u of %u: click to show it", b, blocks);
+        else ImGui::SetTooltip("block (%d, %d) = linear %u of %u: click to show it", h.x, h.y, b, blocks);
         if (h.clicked && b != pb.block) {
           pb.block = b;
           in.selection_changed = true;
@@ -86,22 +94,26 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
       }
       ImGui::SameLine();
     }
-    const uint32_t bx = std::max(shape.block.x, 1u), by = std::max(threads / bx, 1u);
     if (threads <= 4096) {
-      const float cell = std::max(1.0f, std::min(rows_h * 2.5f / float(bx), rows_h / float(by)));
+      const bool wrap = shape.block.y * shape.block.z == 1 && threads > 32;
+      const uint32_t bx = wrap ? 32 : std::max(shape.block.x, 1u);
+      const uint32_t by = (threads + bx - 1) / bx;
+      const float cell = fit(bx, by);
       const uint32_t first = pb.warp * 32, last = std::min(first + 31, threads - 1);
       const uint32_t y0 = first / bx, y1 = last / bx;  // a warp spanning rows is outlined row-wide
       const float mark[4] = {float(y1 > y0 ? 0 : first % bx), float(y0), float(y1 > y0 ? bx - 1 : last % bx), float(y1)};
       const Hit h = CellMap("block##map", bx, by, cell, [&](uint32_t x, uint32_t y) {
         const uint32_t t = y * bx + x;
+        if (t >= threads) return Pack(kBackground);
         if (t / 32 == pb.warp) return Pack(LaneRgb(int(t % 32)));
         return pb.whole_block ? Pack({90, 90, 100}) : Pack(t / 32 % 2 ? Rgb{55, 55, 62} : Rgb{70, 70, 78});
       }, mark, 8 * scale, thick);
-      if (h.x >= 0) {
-        const uint32_t t = uint32_t(h.y) * bx + uint32_t(h.x);
-        ImGui::SetTooltip("thread (%d, %d): linear %u, warp %u, lane %u. Click to show warp %u.\n"
+      const uint32_t t = uint32_t(h.y) * bx + uint32_t(h.x);
+      if (h.x >= 0 && t < threads) {
+        const uint32_t tx = t % std::max(shape.block.x, 1u), ty = t / std::max(shape.block.x, 1u);
+        ImGui::SetTooltip("thread (%u, %u): linear %u, warp %u, lane %u. Click to show warp %u.\n"
                           "Threads are numbered x fastest; 32 consecutive threads form a warp.",
-                          h.x, h.y, t, t / 32, t % 32, t / 32);
+                          tx, ty, t, t / 32, t % 32, t / 32);
         if (h.clicked && t / 32 != pb.warp) {
           pb.warp = t / 32;
           in.selection_changed = true;

@@ -152,12 +152,12 @@ bool Gui::InitWindow() {
     return false;
   }
   glfwMakeContextCurrent(window_);
-  glfwSwapInterval(opt_.benchmark_frames || !opt_.screenshot.empty() ? 0 : 1);
+  glfwSwapInterval(opt_.benchmark_frames || !opt_.screenshot.empty() || !opt_.gif.empty() ? 0 : 1);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   // Scripted runs must not depend on where the pointer happens to be (Xvfb puts it mid-screen).
-  if (!opt_.screenshot.empty() || opt_.benchmark_frames) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
+  if (!opt_.screenshot.empty() || !opt_.gif.empty() || opt_.benchmark_frames) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   if (opt_.fullscreen) ToggleFullscreen();
@@ -569,6 +569,8 @@ void Gui::DrawPicker() {
   }
   ImGui::SameLine();
   if (ImGui::Button("help (F1)##pick")) help_ = !help_;
+  FlowNext(ImGui::CalcTextSize("exporting...").x + style.FramePadding.x * 2);
+  export_.DrawButton(*this, scale_);
   if (!message_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.62f, 0.0f, 1));
     ImGui::TextWrapped("%s", message_.c_str());
@@ -666,6 +668,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     if (shared) p.banks.Draw(p.frame, banks_h, scale_, &placed_);
   }
   ImGui::EndChild();
+  p.rect = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
   if (ImGui::IsItemClicked() && Compare()) focus_ = p.name == "A" ? 0 : 1;
   ImGui::PopID();
 }
@@ -879,6 +882,7 @@ int Gui::Run() {
     glClearColor(bg.x, bg.y, bg.z, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    export_.AfterRender(*this, fw, fh);
     if (!script.AfterFrame(*this, fw, fh)) rc = kFailed;
     glfwSwapBuffers(window_);
     glFinish();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui_export.h"
 #include "app/gui_options.h"
 #include "app/gui_settings.h"
 #include "app/gui_worker.h"
@@ -47,6 +48,7 @@ struct Pane {
   visual::BanksView banks;
   visual::SourceView source;
   visual::FaultBannerView fault;
+  visual::Rect rect;  // where the pane was drawn last frame
 
   std::string Id() const { return variant.Id(); }
   bool HasShared() const;
@@ -74,6 +76,10 @@ class Gui {
   void ShowVariant(int index, const kernels::VariantRef& v, bool teaching_size);
   const Pane& pane(int index) const { return pane_[index]; }
   const std::vector<visual::Placed>& placed() const { return placed_; }
+  bool compare() const { return compare_on_; }
+  int focus() const { return focus_; }
+  void Say(const std::string& message) { message_ = message; }  // the line under the toolbar
+  SlideExport& slide_export() { return export_; }
   float scale() const { return scale_; }
   // True while "run on GPU" is timing the family (a scripted run waits for it before its screenshot).
   bool TimingOnGpu() const { return timings_.running; }
@@ -136,6 +142,7 @@ class Gui {
   int windowed_[4] = {100, 100, 1600, 1000};
   std::vector<visual::Placed> placed_;
   visual::MemoryPlanShare grid_plan_;  // A and B lay out same-name arrays alike
+  SlideExport export_;
   Clock::time_point start_;
 };
 

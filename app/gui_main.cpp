@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/cli.h"
+#include "app/gif_writer.h"
 #include "app/gui_app.h"
 #include "app/gui_options.h"
 #include "app/gui_script.h"
@@ -39,6 +40,9 @@ int GuiMain(int argc, char** argv) {
   app.add_option("--benchmark-frames", o.benchmark_frames,
                  "play one step a frame for N frames; print median frame time, variant switch and start-up times; quit");
   app.add_flag("--no-settings", o.no_settings, "neither read nor write the settings file");
+  app.add_option("--gif", o.gif, "write an animated GIF of the panes over --steps, then quit");
+  app.add_option("--steps", o.steps, "with --gif: the warp instructions to show, FIRST..LAST (default 0..40)");
+  app.add_option("--fps", o.fps, "with --gif: steps per second, 1..50 (default 4)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -48,6 +52,13 @@ int GuiMain(int argc, char** argv) {
     return kBadArguments;
   }
   o.frames = std::max(o.frames, 1);
+  // A bad export request is refused before anything is simulated.
+  StepRange steps;
+  std::string why;
+  if (!o.gif.empty() && (!ParseStepRange(o.steps, &steps, &why) || !CheckGifRequest(o.gif, o.fps, &why))) {
+    std::cerr << "warpscope gui: " << why << "\n";
+    return kBadArguments;
+  }
   std::string message;
   GuiSettings s = o.no_settings ? GuiSettings{} : LoadSettings(SettingsPath(), &message);
   if (!message.empty()) std::cerr << "warpscope: " << message << "\n";

@@ -22,6 +22,8 @@ struct GuiOptions {
   bool quit = false;
   int benchmark_frames = 0;
   bool no_settings = false;
+  std::string gif, steps = "0..40";  // --gif: write the panes over these steps, then quit
+  int fps = 4;
 };
 
 }  // namespace ws::app

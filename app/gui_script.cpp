@@ -6,6 +6,9 @@
 #include <sstream>
 #include <utility>
 
+#include <imgui.h>
+
+#include "app/gif_writer.h"
 #include "app/gui_capture.h"
 
 namespace ws::app {
@@ -34,7 +37,7 @@ std::string ActionNames() {
 
 ScriptedRun::ScriptedRun(const GuiOptions& opt, Clock::time_point start)
     : opt_(opt), deadline_(start + std::chrono::seconds(120)) {
-  active_ = !opt_.screenshot.empty() || opt_.quit || opt_.benchmark_frames || !opt_.keys.empty();
+  active_ = !opt_.screenshot.empty() || opt_.quit || opt_.benchmark_frames || !opt_.keys.empty() || !opt_.gif.empty();
 }
 
 bool ScriptedRun::BeforeFrame(Gui& gui) {
@@ -61,6 +64,19 @@ bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
   bool ok = true;
   // "gpu" in --keys: the picture is taken once the timings are in.
   if (gui.TimingOnGpu()) return true;
+  const bool gif = !opt_.gif.empty();
+  if (gif && gif_requested_ && !gui.slide_export().Busy()) {  // --gif: quit once it is written
+    std::cerr << "warpscope: " << gui.slide_export().Outcome() << "\n";
+    gui.Close();
+    return gui.slide_export().Succeeded();
+  }
+  if (gif && !gif_requested_ && (opt_.screenshot.empty() || frames_after_ >= opt_.frames)) {
+    StepRange steps;  // checked by GuiMain before anything ran
+    ParseStepRange(opt_.steps, &steps, nullptr);
+    gui.slide_export().RequestGif(opt_.gif, steps, opt_.fps);
+    gif_requested_ = true;
+    return true;
+  }
   if (!opt_.screenshot.empty()) {
     if (++frames_after_ != opt_.frames) return true;
     std::string why;
@@ -68,12 +84,18 @@ bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
       std::cerr << "warpscope: " << why << "\n";
       ok = false;
     }
-    if (!opt_.layout_out.empty() && !SaveLayout(opt_.layout_out, gui.placed(), fw, fh, gui.scale(), &why)) {
+    std::vector<CurrentAccess> current;
+    for (int i = 0; i < (gui.compare() ? 2 : 1); ++i)
+      if (const auto* ins = gui.pane(i).frame.Focus(); ins && ins->array >= 0)
+        current.push_back({gui.pane(i).name, gui.pane(i).outcome->trace.arrays[size_t(ins->array)].name});
+    if (!opt_.layout_out.empty() &&
+        !SaveLayout(opt_.layout_out, gui.placed(), FindTextRuns(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts), FindWindowExtents(),
+                    current, fw, fh, gui.scale(), &why)) {
       std::cerr << "warpscope: " << why << "\n";
       ok = false;
     }
-    if (opt_.quit) gui.Close();
-  } else if (opt_.quit && !opt_.benchmark_frames && ++frames_after_ >= opt_.frames) {
+    if (opt_.quit && !gif) gui.Close();
+  } else if (opt_.quit && !gif && !opt_.benchmark_frames && ++frames_after_ >= opt_.frames) {
     gui.Close();
   }
   return ok;

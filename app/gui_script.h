@@ -1,6 +1,6 @@
 // A scripted run of the window (tests, screenshots, documentation): once every pane is simulated,
 // go to --step, press Up/Down --iteration times and apply the --keys presses; then, after
-// --frames frames, save the screenshot and layout and quit.
+// --frames frames, save the screenshot and layout, write the --gif, and quit.
 #pragma once
 #include <optional>
 #include <string>
@@ -30,6 +30,7 @@ class ScriptedRun {
   bool active_ = false;
   bool applied_ = false;
   int frames_after_ = 0;
+  bool gif_requested_ = false;
   Clock::time_point deadline_;
 };
 

@@ -16,9 +16,20 @@ target_link_libraries(ws_visual PUBLIC ws_sim PkgConfig::WS_IMGUI OpenGL::GL)
 # The backends' headers include "imgui.h" by name.
 target_include_directories(ws_visual PUBLIC /usr/include/imgui /usr/include/imgui/backends)
 
+# GIF writing and the checks on what an export asks for; no window, so tested anywhere.
+find_package(GIF REQUIRED)
+add_library(ws_export STATIC app/gif_writer.cpp)
+target_include_directories(ws_export PUBLIC ${CMAKE_SOURCE_DIR})
+target_link_libraries(ws_export PUBLIC GIF::GIF)
+
+# Capture: screenshots, and the layout JSON (views' rectangles, text found in the draw data).
+add_library(ws_capture STATIC app/gui_capture.cpp)
+target_include_directories(ws_capture PUBLIC ${CMAKE_SOURCE_DIR} PRIVATE ${WS_STB_INCLUDE})
+target_link_libraries(ws_capture PUBLIC ws_visual PRIVATE nlohmann_json::nlohmann_json)
+
 target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_app.cpp app/gui_script.cpp app/gui_bench.cpp
-  app/gui_worker.cpp app/gui_capture.cpp)
+  app/gui_worker.cpp app/gui_export.cpp)
 target_include_directories(warpscope PRIVATE ${WS_STB_INCLUDE})
 target_compile_definitions(warpscope PRIVATE WARPSCOPE_WITH_GUI)
 find_package(Threads REQUIRED)
-target_link_libraries(warpscope PRIVATE ws_visual ws_settings PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)
+target_link_libraries(warpscope PRIVATE ws_visual ws_settings ws_export ws_capture PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)

@@ -161,7 +161,9 @@ TEST(LayoutRules, EveryConfigurationProducedALayout) {
   ASSERT_FALSE(Shots().empty());
   for (const auto& s : Shots()) {
     EXPECT_TRUE(s.layout.is_object()) << "no layout from: " << s.cmd;
-    if (s.layout.is_object()) EXPECT_FALSE(s.layout["text"].empty()) << "no text found in the frame of " << Key(s);
+    if (s.layout.is_object()) {
+      EXPECT_FALSE(s.layout["text"].empty()) << "no text found in the frame of " << Key(s);
+    }
   }
 }
 

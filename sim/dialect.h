@@ -195,6 +195,10 @@ Global<T> GlobalRef<T>::operator&() const { return Global<T>(data_, array_, base
 // reinterpret_cast<U*>(p) in CUDA: the same bytes seen as another element type.
 template <class U, class V>
 Global<U> global_cast(const Global<V>& p) {
+  static_assert(std::is_const_v<U> || !std::is_const_v<V>,
+                "global_cast cannot cast away const: the data behind a Global<const T> is read-only "
+                "(nvcc refuses reinterpret_cast<float*> of a const float* the same way); cast to "
+                "Global<const U> to read it");
   uint64_t bytes = p.count_ * sizeof(V);
   uint64_t off_bytes = uint64_t(p.offset_) * sizeof(V);
   // An offset that is not a whole number of U's keeps its byte position: the misalignment
@@ -323,39 +327,39 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, std::source_location loc = s
 }
 
 template <class T>
-T ShuffleT(unsigned mask, T v, int mode, int arg, int width, std::source_location loc) {
+T ShuffleT(unsigned mask, T v, ::ws::sim::detail::WarpOp op, int arg, int width, std::source_location loc) {
   static_assert(sizeof(T) <= 8, "shuffle moves at most 8 bytes");
   uint64_t bits = 0;
   std::memcpy(&bits, &v, sizeof(T));
-  bits = ::ws::sim::detail::Shuffle(*t_current, mask, bits, mode, arg, width, loc);
+  bits = ::ws::sim::detail::Shuffle(*t_current, mask, bits, op, arg, width, loc);
   T out;
   std::memcpy(&out, &bits, sizeof(T));
   return out;
 }
 template <class T>
 T __shfl_sync(unsigned mask, T v, int src, int width = 32, std::source_location loc = std::source_location::current()) {
-  return ShuffleT(mask, v, 0, src, width, loc);
+  return ShuffleT(mask, v, ::ws::sim::detail::WarpOp::ShflIdx, src, width, loc);
 }
 template <class T>
 T __shfl_up_sync(unsigned mask, T v, unsigned d, int width = 32, std::source_location loc = std::source_location::current()) {
-  return ShuffleT(mask, v, 1, int(d), width, loc);
+  return ShuffleT(mask, v, ::ws::sim::detail::WarpOp::ShflUp, int(d), width, loc);
 }
 template <class T>
 T __shfl_down_sync(unsigned mask, T v, unsigned d, int width = 32, std::source_location loc = std::source_location::current()) {
-  return ShuffleT(mask, v, 2, int(d), width, loc);
+  return ShuffleT(mask, v, ::ws::sim::detail::WarpOp::ShflDown, int(d), width, loc);
 }
 template <class T>
 T __shfl_xor_sync(unsigned mask, T v, int m, int width = 32, std::source_location loc = std::source_location::current()) {
-  return ShuffleT(mask, v, 3, m, width, loc);
+  return ShuffleT(mask, v, ::ws::sim::detail::WarpOp::ShflXor, m, width, loc);
 }
 inline int __all_sync(unsigned mask, int p, std::source_location loc = std::source_location::current()) {
-  return int(::ws::sim::detail::Vote(*t_current, mask, p != 0, 0, loc));
+  return int(::ws::sim::detail::Vote(*t_current, mask, p != 0, ::ws::sim::detail::WarpOp::VoteAll, loc));
 }
 inline int __any_sync(unsigned mask, int p, std::source_location loc = std::source_location::current()) {
-  return int(::ws::sim::detail::Vote(*t_current, mask, p != 0, 1, loc));
+  return int(::ws::sim::detail::Vote(*t_current, mask, p != 0, ::ws::sim::detail::WarpOp::VoteAny, loc));
 }
 inline unsigned __ballot_sync(unsigned mask, int p, std::source_location loc = std::source_location::current()) {
-  return ::ws::sim::detail::Vote(*t_current, mask, p != 0, 2, loc);
+  return ::ws::sim::detail::Vote(*t_current, mask, p != 0, ::ws::sim::detail::WarpOp::Ballot, loc);
 }
 
 }  // namespace ws::dialect

@@ -1,19 +1,34 @@
 // The execution engine: blocks run one after another; a block's threads are fibers.
-// Section index: stacks · EngineImpl (state) · findings · warp scheduling and grouping ·
-// hooks called by the dialect · Engine (public face).
+// Section index: stacks · faults (signals, watchdog) · EngineImpl (state) · findings · warp
+// scheduling and grouping · hooks called by the dialect · Engine (public face).
 #include "sim/engine.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <mutex>
+#include <new>
 #include <stdexcept>
 #include <unordered_map>
 
 #include <boost/context/fiber.hpp>
+
+#if defined(BOOST_USE_ASAN)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #include "sim/rules.h"
 
@@ -24,37 +39,253 @@ constinit thread_local ThreadCtx* t_current = nullptr;
 
 namespace ctx = boost::context;
 
-#ifndef WS_FIBER_STACK
-#define WS_FIBER_STACK (64 * 1024)
-#endif
+// ---- stacks ------------------------------------------------------------------------------
+// Why these stacks: a GPU thread may hold up to 512 KiB of local memory (arrays, spills) and
+// may recurse, so a simulated thread needs room of that order, and a kernel that outgrows it
+// must be a finding, never a crash of the program. Each thread index of a block gets its own
+// stack, reserved with mmap under MAP_NORESERVE (pages are committed only when touched, so
+// 1024 threads x 1 MiB cost what the kernel uses), above a PROT_NONE guard region. The build
+// compiles with -fstack-clash-protection, so a frame larger than the guard still touches it
+// page by page instead of jumping over it. A fault in the guard (or any fault while kernel
+// code runs) reaches the handler in "faults" below, on a signal stack of its own, which leaves
+// the block. The size is the same in every build, sanitizer builds included: a kernel that
+// fits in one fits in all.
+constexpr size_t kStackBytes = size_t(1) << 20;
+constexpr size_t kGuardBytes = size_t(64) << 10;
 
-// ---- stacks: one pool per engine, reused by every block ----------------------------------
 class StackPool {
  public:
-  ~StackPool() { for (void* p : free_) std::free(p); }
-  ctx::stack_context Take() {
-    void* p;
-    if (free_.empty()) {
-      p = std::aligned_alloc(64, WS_FIBER_STACK);
-      if (!p) throw std::bad_alloc();
-    } else {
-      p = free_.back();
-      free_.pop_back();
+  StackPool() = default;
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
+  ~StackPool() {
+    for (void* p : stacks_)
+      if (p) munmap(p, kGuardBytes + kStackBytes);
+  }
+  // Thread i's stack, made on first use and kept: every block reuses it.
+  ctx::stack_context Get(uint32_t i) {
+    if (i >= stacks_.size()) stacks_.resize(i + 1, nullptr);
+    if (!stacks_[i]) {
+      void* p = mmap(nullptr, kGuardBytes + kStackBytes, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p == MAP_FAILED) throw std::bad_alloc();
+      if (mprotect(static_cast<char*>(p) + kGuardBytes, kStackBytes, PROT_READ | PROT_WRITE) != 0) {
+        munmap(p, kGuardBytes + kStackBytes);
+        throw std::bad_alloc();
+      }
+      stacks_[i] = p;
     }
     ctx::stack_context sc;
-    sc.size = WS_FIBER_STACK;
-    sc.sp = static_cast<char*>(p) + WS_FIBER_STACK;
+    sc.size = kStackBytes;
+    sc.sp = static_cast<char*>(stacks_[i]) + kGuardBytes + kStackBytes;
     return sc;
   }
-  void Give(ctx::stack_context& sc) { free_.push_back(static_cast<char*>(sc.sp) - sc.size); }
+  // True if `addr` lies in the guard region below thread i's stack.
+  bool InGuard(uint32_t i, const void* addr) const {
+    if (i >= stacks_.size() || !stacks_[i]) return false;
+    const auto a = reinterpret_cast<uintptr_t>(addr), lo = reinterpret_cast<uintptr_t>(stacks_[i]);
+    return a >= lo && a < lo + kGuardBytes;
+  }
+  // After a block was left in the middle: its frames' sanitizer poison must not outlive it.
+  void Forget() {
+#if defined(BOOST_USE_ASAN)
+    for (void* p : stacks_)
+      if (p) __asan_unpoison_memory_region(static_cast<char*>(p) + kGuardBytes, kStackBytes);
+#endif
+  }
+
  private:
-  std::vector<void*> free_;
+  std::vector<void*> stacks_;
 };
 
-struct PoolAllocator {
+// Hands thread i its stack. The pool owns it, so a fiber that is dropped without finishing
+// (see EngineImpl::Abandon) loses nothing.
+struct StackAllocator {
   StackPool* pool;
-  ctx::stack_context allocate() { return pool->Take(); }
-  void deallocate(ctx::stack_context& sc) noexcept { pool->Give(sc); }
+  uint32_t index;
+  ctx::stack_context allocate() { return pool->Get(index); }
+  void deallocate(ctx::stack_context&) noexcept {}
+};
+
+// ---- faults --------------------------------------------------------------------------------
+// How a fault in kernel code becomes a finding. The kernel runs in this process, on the fiber
+// stacks above, so a fault cannot be caught as an exception. Running each simulation in a
+// child process would isolate it too, but would have to stream every trace back; instead the
+// engine leaves the block from a signal handler, which is certain for the faults a kernel can
+// cause: SIGSEGV/SIGBUS (stack overflow into the guard, a wild pointer) and SIGFPE (integer
+// division by zero) are synchronous, and the handler runs on its own signal stack
+// (sigaltstack) so it works when the fiber's stack is exhausted. While a block runs, RunBlock
+// holds a sigsetjmp point on the scheduler's (the thread's own) stack; the handler siglongjmps
+// there, and the block's fibers are dropped without being resumed or unwound (their stacks
+// belong to the pool). The launch stops, as a GPU context does after a fault.
+//
+// A kernel that loops without touching memory never calls the engine, so a watchdog timer
+// (timer_create on the simulating thread's CPU clock, delivered to that thread) ticks every
+// 100 ms of CPU time; a tick that finds the same thread still running with the same progress
+// count for LaunchOptions::watchdog_seconds leaves the block the same way, and so does a tick
+// that finds RunControl::cancel set. A tick that lands in engine code that may allocate
+// (ThreadCtx::in_engine) waits for the next one: leaving there could strand a lock.
+enum class Leave : int { Fault = 1, Watchdog, StepBudget, Cancel };
+
+struct FaultState {
+  sigjmp_buf jump;
+  volatile sig_atomic_t armed;  // a block runs on this thread: `jump` is valid
+  volatile int reason, signo, code;
+  void* volatile addr;
+  ThreadCtx* volatile who;      // the thread that faulted, or null
+  // watchdog
+  RunControl* volatile control;
+  const ThreadCtx* volatile seen;
+  volatile uint64_t seen_steps;
+  volatile uint32_t stuck_ticks, ticks_needed;
+};
+constinit thread_local FaultState t_fault{};
+
+constexpr int kTickSignal = SIGVTALRM;  // otherwise unused by the program
+constexpr double kTickSeconds = 0.1;
+struct sigaction g_old_action[NSIG];
+
+[[noreturn]] void LeaveBlock(Leave reason, ThreadCtx* who) {
+  FaultState& f = t_fault;
+  f.reason = int(reason);
+  f.who = who;
+  siglongjmp(f.jump, 1);
+}
+
+void OnFault(int sig, siginfo_t* info, void*) {
+  FaultState& f = t_fault;
+  if (f.armed && t_current) {
+    f.signo = sig;
+    f.code = info->si_code;
+    f.addr = info->si_addr;
+    LeaveBlock(Leave::Fault, t_current);
+  }
+  // Not the kernel's fault: restore what the program had and return, so that the fault repeats
+  // and ends the process as it would have (or a sanitizer reports it).
+  sigaction(sig, &g_old_action[sig], nullptr);
+}
+
+void OnTick(int, siginfo_t*, void*) {
+  FaultState& f = t_fault;
+  ThreadCtx* t = t_current;
+  if (!f.armed || !t) {
+    f.seen = nullptr;
+    return;
+  }
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (t->in_engine) return;
+  if (f.control && f.control->cancel.load(std::memory_order_relaxed)) LeaveBlock(Leave::Cancel, t);
+  const uint64_t steps = t->steps + t->size;
+  if (t != f.seen || steps != f.seen_steps) {
+    f.seen = t;
+    f.seen_steps = steps;
+    f.stuck_ticks = 0;
+  } else {
+    const uint32_t stuck = f.stuck_ticks + 1;
+    f.stuck_ticks = stuck;
+    if (stuck >= f.ticks_needed) LeaveBlock(Leave::Watchdog, t);
+  }
+}
+
+void InstallHandlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = OnFault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE}) sigaction(sig, &sa, &g_old_action[sig]);
+    sa.sa_sigaction = OnTick;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigaction(kTickSignal, &sa, &g_old_action[kTickSignal]);
+  });
+  // Every simulating thread needs a signal stack: a stack overflow leaves none to run on.
+  struct AltStack {
+    void* base = nullptr;
+    size_t size = 0;
+    AltStack() {
+      stack_t old{};
+      if (sigaltstack(nullptr, &old) == 0 && !(old.ss_flags & SS_DISABLE)) return;  // has one
+      size = 256 * 1024;
+      base = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (base == MAP_FAILED) { base = nullptr; return; }
+      stack_t ss{};
+      ss.ss_sp = base;
+      ss.ss_size = size;
+      if (sigaltstack(&ss, nullptr) != 0) { munmap(base, size); base = nullptr; }
+    }
+    ~AltStack() {
+      if (!base) return;
+      stack_t ss{};
+      ss.ss_flags = SS_DISABLE;
+      sigaltstack(&ss, nullptr);
+      munmap(base, size);
+    }
+  };
+  static thread_local AltStack alt;
+  (void)alt;
+}
+
+// The watchdog's timer, for one launch on the calling thread.
+class Watchdog {
+ public:
+  explicit Watchdog(double seconds, RunControl* control) {
+    FaultState& f = t_fault;
+    f.control = control;
+    f.seen = nullptr;
+    f.stuck_ticks = 0;
+    const double s = std::isfinite(seconds) && seconds > 0 ? seconds : 1e9;
+    f.ticks_needed = uint32_t(std::min(1e9, std::max(1.0, std::ceil(s / kTickSeconds))));
+    sigevent ev{};
+    ev.sigev_notify = SIGEV_THREAD_ID;
+    ev.sigev_signo = kTickSignal;
+    ev._sigev_un._tid = int(gettid());  // sigev_notify_thread_id, which glibc 2.36 does not name
+    ok_ = timer_create(CLOCK_THREAD_CPUTIME_ID, &ev, &timer_) == 0;
+    if (!ok_) return;
+    itimerspec its{};
+    its.it_interval.tv_nsec = its.it_value.tv_nsec = long(kTickSeconds * 1e9);
+    timer_settime(timer_, 0, &its, nullptr);
+  }
+  ~Watchdog() {
+    if (ok_) timer_delete(timer_);
+    t_fault.control = nullptr;
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  timer_t timer_{};
+  bool ok_ = false;
+};
+
+// After a siglongjmp out of a fiber: the sanitizer still believes it runs on that fiber's stack.
+void BackOnThreadStack() {
+#if defined(BOOST_USE_ASAN)
+  static thread_local void* lo = nullptr;
+  static thread_local size_t size = 0;
+  if (!lo) {
+    pthread_attr_t a;
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+      pthread_attr_getstack(&a, &lo, &size);
+      pthread_attr_destroy(&a);
+    }
+  }
+  __sanitizer_start_switch_fiber(nullptr, lo, size);
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
+}
+
+// Marks engine code that runs on a kernel's fiber and may allocate (see "faults").
+struct EngineSection {
+  ThreadCtx& t;
+  explicit EngineSection(ThreadCtx& c) : t(c) {
+    t.in_engine = 1;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~EngineSection() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    t.in_engine = 0;
+  }
 };
 
 std::atomic<uint64_t> g_generation{0};
@@ -113,13 +344,16 @@ class EngineImpl {
   }
 
   void AddFinding(FindingKind kind, const ThreadCtx& t, int site, std::string message, int array,
-                  uint64_t address, int64_t index) {
+                  uint64_t address, int64_t index, bool has_address = false,
+                  FindingScope scope = FindingScope::Thread) {
     auto key = std::make_pair(int(kind), site);
     auto it = finding_index.find(key);
     if (it != finding_index.end()) { ++trace.findings[it->second].occurrences; return; }
     if (trace.findings.size() >= opt.max_findings) return;
     Finding f;
     f.kind = kind;
+    f.scope = scope;
+    f.has_address = has_address;
     f.message = std::move(message);
     f.block = {t.block_idx.x, t.block_idx.y, t.block_idx.z};
     f.thread = {t.thread_idx.x, t.thread_idx.y, t.thread_idx.z};
@@ -138,6 +372,15 @@ class EngineImpl {
     return buf;
   }
 
+  // Progress: `n` more accesses or synchronisations made by t; past the budget the block is left.
+  void Step(ThreadCtx& t, uint64_t n) {
+    t.steps += n;
+    if (t.steps > opt.step_budget) [[unlikely]] LeaveBlock(Leave::StepBudget, &t);
+  }
+  bool Cancelled() const {
+    return opt.control && opt.control->cancel.load(std::memory_order_relaxed);
+  }
+
   // ---- fibers ----
   void Resume(ThreadCtx& t) {
     t_current = &t;
@@ -150,12 +393,21 @@ class EngineImpl {
   }
 
   void RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32_t bz);
+  void RunThreads(uint32_t n);
+  void Abandon();
+  void ReportLeave(const FaultState& f);
   void RunWarp(uint32_t first, uint32_t last);
   void Merge(uint32_t first, uint32_t last, uint32_t warp);
   void Emit(WarpInstruction& ins, const LaneEvent& e);
   void Exchange(uint32_t first, uint32_t last, uint64_t key);
+  // Sites by (file name pointer, line, column), a small direct-mapped cache in front of
+  // InternSite: the compiler gives every source_location of one file the same file_name().
+  struct SiteSlot {
+    const char* file = nullptr;
+    uint32_t line = 0, column = 0, site = 0;
+  };
   static constexpr size_t kSiteCache = 64;
-  std::pair<const void*, uint32_t> site_cache[kSiteCache] = {};
+  SiteSlot site_cache[kSiteCache] = {};
 };
 
 // ---- one block -------------------------------------------------------------------------
@@ -182,15 +434,19 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
     t.warp = i / kWarpSize;
     t.engine = this;
     t.epoch = t.line = t.ord = 0;
+    t.last_loc = {};
     t.size = t.head = 0;
+    t.steps = 0;
+    t.in_engine = 0;
     t.pause = Pause::None;
-    fibers[i] = ctx::fiber(std::allocator_arg, PoolAllocator{&stacks},
+    fibers[i] = ctx::fiber(std::allocator_arg, StackAllocator{&stacks, i},
                            [this, i](ctx::fiber&& sink) {
                              sinks[i] = std::move(sink);
                              ThreadCtx& me = threads[i];
                              try {
                                body();
                              } catch (const std::exception& e) {
+                               EngineSection section(me);
                                AddFinding(FindingKind::KernelException, me, -1,
                                           Where(me) + " threw: " + e.what(), -1, 0, 0);
                              }
@@ -198,6 +454,106 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
                              return std::move(sinks[i]);
                            });
   }
+  // The block runs armed: a fault, the watchdog, the step budget or a cancel siglongjmps back
+  // here (see "faults"). Nothing below keeps state in locals across that point.
+  FaultState& f = t_fault;
+  if (sigsetjmp(f.jump, 1) != 0) {
+    f.armed = 0;
+    t_current = nullptr;
+    BackOnThreadStack();
+    Abandon();
+    ReportLeave(f);
+    abort = true;
+    return;
+  }
+  f.armed = 1;
+  RunThreads(n);
+  f.armed = 0;
+  // fibers are all finished; release them
+  for (auto& fb : fibers) fb = ctx::fiber();
+}
+
+// Drops every fiber of the block without resuming it: destroying a suspended ctx::fiber would
+// resume it to unwind its stack, which after a fault is not safe. Their stacks stay in the pool.
+void EngineImpl::Abandon() {
+  alignas(ctx::fiber) static thread_local unsigned char dropped[sizeof(ctx::fiber)];
+  for (auto* v : {&fibers, &sinks})
+    for (auto& fb : *v) ::new (static_cast<void*>(dropped)) ctx::fiber(std::move(fb));
+  stacks.Forget();
+}
+
+void EngineImpl::ReportLeave(const FaultState& f) {
+  const Leave reason = Leave(f.reason);
+  if (reason == Leave::Cancel || !f.who) {
+    ThreadCtx none;
+    const uint64_t done = opt.control ? opt.control->blocks_done.load() : 0;
+    AddFinding(FindingKind::Cancelled, none, -1,
+               "the simulation was cancelled after " + std::to_string(done) + " of " +
+                   std::to_string(trace.shape.grid.Count()) +
+                   " blocks; the counters cover only what ran",
+               -1, 0, 0, false, FindingScope::Launch);
+    return;
+  }
+  const ThreadCtx& t = *f.who;
+  const bool known = t.last_loc.line() != 0;
+  const int site = known ? int(InternSite(t.last_loc)) : -1;
+  const std::string at =
+      known ? " at line " + std::to_string(t.last_loc.line())
+            : " before its first memory access";
+  const std::string stop = ". The launch stopped there, as a GPU stops after a fault.";
+  char addr[32];
+  std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(uintptr_t(f.addr)));
+  switch (reason) {
+    case Leave::Fault:
+      if (f.signo == SIGFPE) {
+        const char* what = f.code == FPE_INTDIV   ? "divided an integer by zero"
+                           : f.code == FPE_INTOVF ? "overflowed an integer division (INT_MIN / -1)"
+                                                  : "raised an arithmetic trap (SIGFPE)";
+        AddFinding(FindingKind::ArithmeticTrap, t, site,
+                   Where(t) + " " + what + at +
+                       " (the last line where it touched memory, or the division after it); a GPU "
+                       "does not trap but gives an undefined result" + stop,
+                   -1, 0, 0);
+      } else if (stacks.InGuard(t.linear, f.addr)) {
+        AddFinding(FindingKind::StackOverflow, t, site,
+                   Where(t) + "'s stack overflowed" + at +
+                       ": it needed more than " + std::to_string(kStackBytes) +
+                       " bytes (local arrays, recursion); the simulator gives each thread " +
+                       std::to_string(kStackBytes) +
+                       " bytes (a GPU allows at most 512 KiB of local memory per thread)" + stop,
+                   -1, uintptr_t(f.addr), 0, true);
+      } else {
+        AddFinding(FindingKind::MemoryFault, t, site,
+                   Where(t) + " touched memory at " + addr + " outside every array and stack" + at +
+                       " (" + (f.signo == SIGBUS ? "SIGBUS" : "SIGSEGV") +
+                       "): a pointer that does not come from the kernel's arguments?" + stop,
+                   -1, uintptr_t(f.addr), 0, true);
+      }
+      return;
+    case Leave::Watchdog: {
+      char secs[32];
+      std::snprintf(secs, sizeof secs, "%.1f", f.ticks_needed * kTickSeconds);
+      AddFinding(FindingKind::NoProgress, t, site,
+                 std::string("no progress after ") + secs + " s of CPU time" + at + ": " +
+                     Where(t) + " ran that long without a memory access or synchronisation "
+                     "(an endless loop? the watchdog is --watchdog seconds)" + stop,
+                 -1, 0, 0);
+      return;
+    }
+    case Leave::StepBudget:
+      AddFinding(FindingKind::NoProgress, t, site,
+                 "no progress after " + std::to_string(opt.step_budget) + " instructions" + at +
+                     ": " + Where(t) + " made that many memory accesses and synchronisations "
+                     "without finishing (an endless loop, such as a grid-stride loop without its "
+                     "increment? the budget per thread is --step-budget)" + stop,
+                 -1, 0, 0);
+      return;
+    case Leave::Cancel: return;
+  }
+}
+
+// Runs the block's threads to the end, barrier by barrier.
+void EngineImpl::RunThreads(uint32_t n) {
   const uint32_t warps = (n + kWarpSize - 1) / kWarpSize;
   for (;;) {
     for (uint32_t w = 0; w < warps; ++w) RunWarp(w * kWarpSize, std::min(n, (w + 1) * kWarpSize));
@@ -235,8 +591,6 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
         t.epoch = max_epoch + 1;  // the warp reconverges at the barrier
       }
   }
-  // fibers are all finished; release their stacks
-  for (auto& f : fibers) f = ctx::fiber();
 }
 
 // Runs one warp until every live lane waits at a block barrier or has finished.
@@ -244,9 +598,11 @@ void EngineImpl::RunWarp(uint32_t first, uint32_t last) {
   const uint32_t warp = first / kWarpSize;
   auto waiting = [](const ThreadCtx& t) { return t.pause == Pause::Shared || t.pause == Pause::WarpSync; };
   for (;;) {
+    if (Cancelled()) [[unlikely]] LeaveBlock(Leave::Cancel, nullptr);
     for (uint32_t i = first; i < last; ++i) {
       ThreadCtx& t = threads[i];
       if (t.pause == Pause::None && t.Empty()) {
+        Step(t, t.size);
         t.size = t.head = 0;
         Resume(t);
       }
@@ -351,12 +707,12 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
 }
 
 void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
-  // A site is decoded once per (file, line, column); the source_location pointer is its identity,
-  // kept in a small direct-mapped cache in front of the site table.
-  const void* id = *reinterpret_cast<const void* const*>(&e.loc);
-  auto& slot = site_cache[(reinterpret_cast<uintptr_t>(id) >> 3) % kSiteCache];
-  if (slot.first != id) slot = {id, InternSite(e.loc)};
-  ins.site = slot.second;
+  const char* file = e.loc.file_name();
+  const uint32_t line = e.loc.line(), column = e.loc.column();
+  auto& slot = site_cache[(line * 64 + column) % kSiteCache];
+  if (slot.file != file || slot.line != line || slot.column != column)
+    slot = {file, line, column, InternSite(file, line, column)};
+  ins.site = slot.site;
   ins.array = e.array();
   if (ins.op != Op::Atomic) ins.op = e.op();
   ins.space = e.space();
@@ -371,6 +727,37 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   }
 }
 
+const char* ToString(WarpOp op) {
+  switch (op) {
+    case WarpOp::ShflIdx: return "__shfl_sync";
+    case WarpOp::ShflUp: return "__shfl_up_sync";
+    case WarpOp::ShflDown: return "__shfl_down_sync";
+    case WarpOp::ShflXor: return "__shfl_xor_sync";
+    case WarpOp::VoteAll: return "__all_sync";
+    case WarpOp::VoteAny: return "__any_sync";
+    case WarpOp::Ballot: return "__ballot_sync";
+    case WarpOp::SyncWarp: return "__syncwarp";
+  }
+  return "?";
+}
+
+namespace {
+// "0-15, 20, 22-23": the lanes of a mask, runs joined.
+std::string LaneList(uint32_t mask) {
+  std::string out;
+  for (int l = 0; l < 32;) {
+    if (!(mask >> l & 1)) { ++l; continue; }
+    int end = l;
+    while (end + 1 < 32 && (mask >> (end + 1) & 1)) ++end;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(l);
+    if (end > l) out += "-" + std::to_string(end);
+    l = end + 1;
+  }
+  return out;
+}
+}  // namespace
+
 // Performs a shuffle, vote or __syncwarp for the lanes waiting at `key`.
 void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t key) {
   uint32_t present = 0;
@@ -378,54 +765,88 @@ void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t key) {
     const ThreadCtx& t = threads[i];
     if (t.pause == Pause::WarpSync && t.Empty() && t.pend_key == key) present |= 1u << t.lane;
   }
+  // CUDA's rule for *_sync operations: every lane that executes one is named in its mask, and
+  // every lane the mask names executes it (with the same mask).
+  uint32_t unnamed = 0, named = 0;
+  const ThreadCtx* lead = nullptr;
+  const ThreadCtx* first_unnamed = nullptr;
+  for (uint32_t i = first; i < last; ++i) {
+    const ThreadCtx& t = threads[i];
+    if (!(present >> t.lane & 1)) continue;
+    if (!lead) lead = &t;
+    named |= t.xchg_mask;
+    if (!(t.xchg_mask >> t.lane & 1)) {
+      unnamed |= 1u << t.lane;
+      if (!first_unnamed) first_unnamed = &t;
+    }
+  }
+  const uint32_t absent = named & ~present;
+  if (lead && (unnamed || absent)) {
+    const int site = int(InternSite(lead->pend_loc));
+    if (!Seen(FindingKind::ShuffleMask, site)) {
+      const ThreadCtx& who = first_unnamed ? *first_unnamed : *lead;
+      char mask[16];
+      std::snprintf(mask, sizeof mask, "0x%08x", who.xchg_mask);
+      const std::string op = ToString(who.xchg_op);
+      const std::string warp = " of warp " + std::to_string(who.warp);
+      std::string msg =
+          unnamed ? "lane(s) " + LaneList(unnamed) + warp + " execute " + op +
+                        " without being named in its mask " + mask +
+                        "; CUDA requires every lane that calls it to be in the mask (the result "
+                        "is undefined)"
+                  : op + " with mask " + mask + " names lane(s) " + LaneList(absent) + warp +
+                        ", which do not reach it (lanes here: " + LaneList(present) +
+                        "); CUDA requires every lane in the mask to execute it (it may hang or "
+                        "give an undefined result)";
+      AddFinding(FindingKind::ShuffleMask, who, site, Where(who) + ": " + msg, -1, 0, 0);
+    }
+  }
   for (uint32_t i = first; i < last; ++i) {
     ThreadCtx& t = threads[i];
     if (!(present >> t.lane & 1)) continue;
-    const int site = int(InternSite(t.pend_loc));
     const uint32_t voters = present & t.xchg_mask;
-    if ((t.xchg_mask & present) != t.xchg_mask || !(t.xchg_mask >> t.lane & 1)) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf,
-                    "mask 0x%08x names lanes that are not here (lanes present: 0x%08x)",
-                    t.xchg_mask, present);
-      AddFinding(FindingKind::ShuffleMask, t, site, Where(t) + ": " + buf, -1, 0, 0);
-    }
     const int w = t.xchg_width;
     const int seg = int(t.lane) & ~(w - 1), pos = int(t.lane) & (w - 1);
     int src = int(t.lane);
-    switch (t.xchg_mode) {
-      case 0: src = seg + (t.xchg_arg & (w - 1)); break;                       // __shfl_sync
-      case 1: src = pos >= t.xchg_arg ? int(t.lane) - t.xchg_arg : int(t.lane); break;  // up
-      case 2: src = pos + t.xchg_arg < w ? int(t.lane) + t.xchg_arg : int(t.lane); break;  // down
-      case 3: { int s = int(t.lane) ^ t.xchg_arg; src = (s & ~(w - 1)) == seg ? s : int(t.lane); break; }
-      case 10: {  // vote all
+    switch (t.xchg_op) {
+      case WarpOp::ShflIdx: src = seg + (t.xchg_arg & (w - 1)); break;
+      case WarpOp::ShflUp: src = pos >= t.xchg_arg ? int(t.lane) - t.xchg_arg : int(t.lane); break;
+      case WarpOp::ShflDown: src = pos + t.xchg_arg < w ? int(t.lane) + t.xchg_arg : int(t.lane); break;
+      case WarpOp::ShflXor: {
+        const int x = int(t.lane) ^ t.xchg_arg;
+        src = (x & ~(w - 1)) == seg ? x : int(t.lane);
+        break;
+      }
+      case WarpOp::VoteAll: {
         bool all = true;
         for (uint32_t j = first; j < last; ++j)
           if (voters >> threads[j].lane & 1) all &= threads[j].xchg_in != 0;
         t.xchg_out = all;
         continue;
       }
-      case 11: {  // vote any
+      case WarpOp::VoteAny: {
         bool any = false;
         for (uint32_t j = first; j < last; ++j)
           if (voters >> threads[j].lane & 1) any |= threads[j].xchg_in != 0;
         t.xchg_out = any;
         continue;
       }
-      case 12: {  // ballot
+      case WarpOp::Ballot: {
         uint32_t b = 0;
         for (uint32_t j = first; j < last; ++j)
           if ((voters >> threads[j].lane & 1) && threads[j].xchg_in) b |= 1u << threads[j].lane;
         t.xchg_out = b;
         continue;
       }
-      default: continue;  // __syncwarp
+      case WarpOp::SyncWarp: continue;
     }
     if (!(present >> src & 1)) {
-      AddFinding(FindingKind::ShuffleMask, t, site,
-                 Where(t) + " reads lane " + std::to_string(src) +
-                     ", which is not taking part: the value is undefined",
-                 -1, 0, 0);
+      const int site = int(InternSite(t.pend_loc));
+      if (!Seen(FindingKind::ShuffleMask, site))
+        AddFinding(FindingKind::ShuffleMask, t, site,
+                   Where(t) + " reads lane " + std::to_string(src) +
+                       ", which is not taking part: the value is undefined",
+                   -1, 0, 0);
       t.xchg_out = t.xchg_in;
     } else {
       t.xchg_out = threads[first + src].xchg_in;
@@ -441,23 +862,38 @@ void ChunkCheck(ThreadCtx& t) {
 
 void ReportOutOfBounds(ThreadCtx& t, std::source_location loc, int array, int64_t index) {
   EngineImpl& e = *t.engine;
-  int site = int(e.InternSite(loc.file_name(), loc.line(), loc.column()));
-  const ArrayInfo* a = nullptr;
-  if (array >= 0 && array < int(e.trace.arrays.size())) a = &e.trace.arrays[array];
-  std::string name = a ? a->name : "?";
-  uint64_t count = a ? a->count : 0;
-  uint64_t addr = a ? a->base + uint64_t(index) * a->elem_bytes : 0;
+  e.Step(t, 1);  // a skipped access is still a step: a loop of them must end too
+  t.last_loc = loc;
+  EngineSection section(t);
+  const int site = int(e.InternSite(loc.file_name(), loc.line(), loc.column()));
+  if (array < 0 || array >= int(e.trace.arrays.size())) {
+    // A Global<T> made by its default constructor (or from a null pointer) names no array.
+    if (e.Seen(FindingKind::NullPointer, site)) return;
+    e.AddFinding(FindingKind::NullPointer, t, site,
+                 e.Where(t) + " accesses element " + std::to_string(index) +
+                     " through a null pointer (a Global that points to no array) at line " +
+                     std::to_string(loc.line()) + "; a GPU faults; the access was skipped",
+                 -1, 0, index, false);
+    return;
+  }
+  if (e.Seen(FindingKind::OutOfBounds, site)) return;
+  const ArrayInfo& a = e.trace.arrays[array];
+  const uint64_t addr = a.base + uint64_t(index) * a.elem_bytes;
   e.AddFinding(FindingKind::OutOfBounds, t, site,
-               e.Where(t) + " accesses " + name + "[" + std::to_string(index) + "], outside its " +
-                   std::to_string(count) + " elements (line " + std::to_string(loc.line()) +
+               e.Where(t) + " accesses " + a.name + "[" + std::to_string(index) + "], outside its " +
+                   std::to_string(a.count) + " elements (line " + std::to_string(loc.line()) +
                    "); the access was skipped",
-               array, addr, index);
+               array, addr, index, true);
 }
 
 void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                       uint32_t width) {
   EngineImpl& e = *t.engine;
-  int site = int(e.InternSite(loc.file_name(), loc.line(), loc.column()));
+  e.Step(t, 1);
+  t.last_loc = loc;
+  EngineSection section(t);
+  const int site = int(e.InternSite(loc.file_name(), loc.line(), loc.column()));
+  if (e.Seen(FindingKind::Misaligned, site)) return;
   std::string name = array >= 0 ? e.trace.arrays[array].name : "?";
   char buf[64];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(addr));
@@ -465,7 +901,7 @@ void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_
                e.Where(t) + " makes a " + std::to_string(width) + "-byte access to " + name +
                    " at " + buf + ", not a multiple of " + std::to_string(width) +
                    ": a GPU faults (misaligned address); the access was skipped",
-               array, addr, 0);
+               array, addr, 0, true);
 }
 
 void MarkAtomicUsed(ThreadCtx& t) {
@@ -501,6 +937,7 @@ std::string SharedNameAt(const std::string& text, uint32_t line_no, uint32_t col
 void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
                     uint32_t elem_bytes, uint64_t count, const char* type) {
   EngineImpl& e = *t.engine;
+  EngineSection section(t);
   uint64_t base = (e.shared_bytes + 15) & ~15ull;
   e.shared_bytes = base + elem_bytes * count;
   ArrayInfo a;
@@ -527,7 +964,7 @@ void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
                  "the kernel's shared arrays need " + std::to_string(e.shared_bytes) +
                      " bytes, over the 48 KiB of static shared memory a block may have; the "
                      "launch stops after this block",
-                 a.id, 0, 0);
+                 a.id, 0, 0, false, FindingScope::Block);
   }
 }
 
@@ -554,11 +991,27 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
     ev.loc = loc;
     ev.meta = LaneEvent::Meta(slot.array, piece_bytes, op, Space::Shared);
   }
-  // Race check, one shadow word per element: block serial, barrier epoch, writer + 1.
+  // Race and initialisation checks, one shadow word per element: the block serial (low 32
+  // bits), barrier epoch and writer + 1 of its last write.
   const uint64_t stamp = (e.block_serial << 32) | (uint64_t(e.barrier_epoch & 0xfffff) << 12);
   uint64_t& sh = shadow[index];
   if (op == Op::Load) {
+    if ((sh >> 32) != uint32_t(e.block_serial)) [[unlikely]] {
+      // No thread of this block wrote the word: on a GPU it holds whatever was there before.
+      EngineSection section(t);
+      const int site = int(e.InternSite(loc));
+      if (e.Seen(FindingKind::UninitializedShared, site)) return true;
+      const auto& a = e.trace.arrays[slot.array];
+      e.AddFinding(FindingKind::UninitializedShared, t, site,
+                   e.Where(t) + " reads " + a.name + "[" + std::to_string(index) + "] at line " +
+                       std::to_string(loc.line()) +
+                       " before any thread of its block wrote it: shared memory starts undefined "
+                       "in every block (compute-sanitizer's initcheck reports this too)",
+                   slot.array, addr, int64_t(index), true);
+      return true;
+    }
     if ((sh & ~0xfffull) == stamp && (sh & 0xfff) != 0 && (sh & 0xfff) - 1 != t.linear) {
+      EngineSection section(t);
       const uint32_t writer = uint32_t(sh & 0xfff) - 1;
       const bool same_warp = writer / kWarpSize == t.warp;
       const FindingKind kind = same_warp ? FindingKind::WarpSyncRace : FindingKind::SharedRace;
@@ -574,7 +1027,7 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
                "add __syncwarp() or __syncthreads()";
       else
         msg += ". They are in different warps: the value read depends on timing";
-      e.AddFinding(kind, t, site, msg, slot.array, addr, int64_t(index));
+      e.AddFinding(kind, t, site, msg, slot.array, addr, int64_t(index), true);
     }
   } else {
     sh = stamp | (t.linear + 1);
@@ -583,6 +1036,7 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
 }
 
 void SyncThreads(ThreadCtx& t, std::source_location loc) {
+  ++t.steps;
   t.pend_key = NextKey(t, loc, kSyncCode);
   t.pend_loc = loc;
   t.pause = Pause::Barrier;
@@ -592,13 +1046,14 @@ void SyncThreads(ThreadCtx& t, std::source_location loc) {
 }
 
 namespace {
-uint64_t WarpOp(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, int width,
-                std::source_location loc) {
+uint64_t WarpSync(ThreadCtx& t, uint32_t mask, uint64_t value, WarpOp op, int arg, int width,
+                  std::source_location loc) {
+  ++t.steps;
   t.pend_key = NextKey(t, loc, kSyncCode);
   t.pend_loc = loc;
   t.xchg_in = value;
   t.xchg_mask = mask;
-  t.xchg_mode = mode;
+  t.xchg_op = op;
   t.xchg_arg = arg;
   t.xchg_width = (width > 0 && width <= 32 && (width & (width - 1)) == 0) ? width : 32;
   t.pause = Pause::WarpSync;
@@ -608,14 +1063,14 @@ uint64_t WarpOp(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, 
 }  // namespace
 
 void SyncWarp(ThreadCtx& t, uint32_t mask, std::source_location loc) {
-  WarpOp(t, mask, 0, 99, 0, 32, loc);
+  WarpSync(t, mask, 0, WarpOp::SyncWarp, 0, 32, loc);
 }
-uint64_t Shuffle(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, int width,
+uint64_t Shuffle(ThreadCtx& t, uint32_t mask, uint64_t value, WarpOp op, int arg, int width,
                  std::source_location loc) {
-  return WarpOp(t, mask, value, mode, arg, width, loc);
+  return WarpSync(t, mask, value, op, arg, width, loc);
 }
-uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, int mode, std::source_location loc) {
-  return uint32_t(WarpOp(t, mask, pred, 10 + mode, 0, 32, loc));
+uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, WarpOp op, std::source_location loc) {
+  return uint32_t(WarpSync(t, mask, pred, op, 0, 32, loc));
 }
 
 }  // namespace detail
@@ -649,11 +1104,15 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
   auto t0 = std::chrono::steady_clock::now();
   e.trace.shape = s;
   detail::ThreadCtx probe;
+  char shape[160];
+  std::snprintf(shape, sizeof shape, "the launch of grid (%u,%u,%u) x block (%u,%u,%u)", s.grid.x,
+                s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z);
   auto refuse = [&](const std::string& why) {
-    e.AddFinding(FindingKind::LaunchLimit, probe, -1, why, -1, 0, 0);
+    e.AddFinding(FindingKind::LaunchLimit, probe, -1, std::string(shape) + " was refused: " + why,
+                 -1, 0, 0, false, FindingScope::Launch);
     return false;
   };
-  if (s.block.Count() == 0 || s.grid.Count() == 0) return refuse("the launch has an empty grid or block");
+  if (s.block.Count() == 0 || s.grid.Count() == 0) return refuse("its grid or block is empty");
   if (s.block.Count() > 1024)
     return refuse("a block of " + std::to_string(s.block.Count()) +
                   " threads is over the 1024 a block may have");
@@ -661,11 +1120,32 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
     return refuse("block dimensions are over 1024 x 1024 x 64");
   if (s.grid.y > 65535 || s.grid.z > 65535 || s.grid.x > 0x7fffffffu)
     return refuse("grid dimensions are over 2^31-1 x 65535 x 65535");
+  if (s.Threads() > e.opt.max_threads)
+    return refuse(std::to_string(s.Threads()) + " threads are over the simulator's limit of " +
+                  std::to_string(e.opt.max_threads) +
+                  " per launch (--max-threads): it runs a few million threads a second, so this "
+                  "launch would take hours. A GPU would run it; simulate a smaller size");
   if (e.opt.before_launch) e.opt.before_launch(s);
   e.body = std::move(body);
-  for (uint32_t bz = 0; bz < s.grid.z && !e.abort; ++bz)
-    for (uint32_t by = 0; by < s.grid.y && !e.abort; ++by)
-      for (uint32_t bx = 0; bx < s.grid.x && !e.abort; ++bx) e.RunBlock(s, bx, by, bz);
+  if (auto* c = e.opt.control) {
+    c->blocks_done.store(0);
+    c->blocks_total.store(s.grid.Count());
+  }
+  detail::InstallHandlers();
+  {
+    detail::Watchdog watchdog(e.opt.watchdog_seconds, e.opt.control);
+    try {
+      for (uint32_t bz = 0; bz < s.grid.z && !e.abort; ++bz)
+        for (uint32_t by = 0; by < s.grid.y && !e.abort; ++by)
+          for (uint32_t bx = 0; bx < s.grid.x && !e.abort; ++bx) {
+            e.RunBlock(s, bx, by, bz);
+            if (auto* c = e.opt.control) c->blocks_done.fetch_add(1, std::memory_order_relaxed);
+          }
+    } catch (...) {
+      detail::t_fault.armed = 0;
+      throw;
+    }
+  }
   // Fold the per-site counters into the totals and the per-line view.
   for (size_t i = 0; i < e.per_site.size(); ++i) {
     if (e.per_site[i].mem_inst == 0) continue;  // a barrier's or a finding's site

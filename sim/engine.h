@@ -2,6 +2,7 @@
 // groups the threads' accesses into warp instructions and feeds them to the memory rules.
 // Section index: Engine (public) · ThreadCtx (what the dialect talks to) · access hooks.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,10 +14,27 @@
 
 namespace ws::sim {
 
+// Shared between the simulating thread and others (the GUI, a SIGINT handler): a request to
+// stop, and how far the current launch has got. Every member is lock-free.
+struct RunControl {
+  std::atomic<bool> cancel{false};          // set to stop the simulation at its next check
+  std::atomic<uint64_t> blocks_done{0};     // of the launch now running
+  std::atomic<uint64_t> blocks_total{0};
+};
+
 struct LaunchOptions {
   Selection selection;                     // which warp instructions to keep in Trace::instructions
   size_t max_trace_instructions = 400000;  // trace cap: about 330 bytes each, ~130 MB at most
   size_t max_findings = 256;               // distinct (kind, site) pairs kept
+  // Budgets that turn a kernel that never ends into a finding ("no progress"):
+  // memory accesses and synchronisations one thread may make in a launch (the CLI's
+  // --step-budget), and CPU seconds one thread may run without making any (--watchdog).
+  uint64_t step_budget = uint64_t(1) << 24;
+  double watchdog_seconds = 5.0;
+  // Launches with more threads than this are refused before they run (--max-threads): the
+  // simulator runs a few million threads a second, so 2^31-1 blocks would take days.
+  uint64_t max_threads = uint64_t(1) << 28;
+  RunControl* control = nullptr;           // may be null
   // Reads a kernel source file by the name the compiler recorded; used to name shared
   // arrays after the variable in the source. May be empty.
   std::function<std::string(const std::string& file)> source_text;
@@ -41,7 +59,8 @@ class Engine {
   const ArrayInfo& Array(int id) const;
 
   // Runs `body` (which calls the kernel) for every thread of the launch. Returns false if the
-  // launch was refused (over a hardware limit); the reason is in the trace's findings.
+  // launch was refused (over a limit), stopped by a fault in the kernel (stack overflow,
+  // arithmetic trap, no progress) or cancelled; the reason is in the trace's findings.
   bool Run(const LaunchShape& shape, std::function<void()> body);
 
   const Trace& trace() const;
@@ -58,6 +77,10 @@ struct Uint3 { unsigned int x = 0, y = 0, z = 0; };
 // Why a lane's fiber gave control back: None = runnable (after a full buffer too), Shared / WarpSync =
 // waiting for the warp at an access or warp operation, Barrier = at __syncthreads, Done = returned.
 enum class Pause : uint8_t { None, Shared, WarpSync, Barrier, Done };
+
+// The warp-synchronous operations (__shfl*_sync, votes, __syncwarp).
+enum class WarpOp : uint8_t { ShflIdx, ShflUp, ShflDown, ShflXor, VoteAll, VoteAny, Ballot, SyncWarp };
+const char* ToString(WarpOp op);  // its CUDA name: "__shfl_sync", "__ballot_sync", ...
 
 // One buffered lane access, before the warp's lanes are grouped into an instruction.
 struct LaneEvent {
@@ -86,14 +109,22 @@ struct ThreadCtx {
   EngineImpl* engine = nullptr;
   // Grouping key state: epoch counts backward jumps in source lines (loop iterations).
   uint32_t epoch = 0, line = 0, ord = 0;
+  std::source_location last_loc;  // the last access or synchronisation the thread reached
   uint32_t size = 0, head = 0;  // buffered events [head, size)
+  // Progress: accesses and synchronisations made, counted per chunk of buffered events (so
+  // that the hot path pays nothing), checked against LaunchOptions::step_budget.
+  uint64_t steps = 0;
+  // Non-zero while the thread runs engine code that may allocate: the watchdog signal then
+  // does not leave the fiber (see engine.cpp, "faults").
+  uint8_t in_engine = 0;
   Pause pause = Pause::None;
   uint64_t pend_key = 0;  // key of the access/sync this lane waits at
   std::source_location pend_loc;
   // warp-synchronous exchange
   uint64_t xchg_in = 0, xchg_out = 0;
   uint32_t xchg_mask = 0;
-  int xchg_mode = 0, xchg_arg = 0, xchg_width = 32;
+  WarpOp xchg_op = WarpOp::SyncWarp;
+  int xchg_arg = 0, xchg_width = 32;
   LaneEvent buf[kChunk];
   bool Empty() const { return head == size; }
 };
@@ -111,6 +142,7 @@ inline uint64_t NextKey(ThreadCtx& t, std::source_location loc, uint32_t code) {
   t.epoch += line < t.line;          // a jump back: the next loop iteration
   t.ord = line == t.line ? t.ord : 0;  // a new line: ordinals start again
   t.line = line;
+  t.last_loc = loc;
   return (uint64_t(t.epoch & 0xfffff) << 44) | (uint64_t(line & 0xffff) << 28) |
          (uint64_t(t.ord++ & 0xffff) << 12) | (uint64_t(loc.column() & 0xff) << 4) | code;
 }
@@ -154,11 +186,11 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
 
 void SyncThreads(ThreadCtx& t, std::source_location loc);
 void SyncWarp(ThreadCtx& t, uint32_t mask, std::source_location loc);
-// mode: 0 idx, 1 up, 2 down, 3 xor. Returns the value of the source lane.
-uint64_t Shuffle(ThreadCtx& t, uint32_t mask, uint64_t value, int mode, int arg, int width,
+// A shuffle (ShflIdx..ShflXor): returns the value of the source lane.
+uint64_t Shuffle(ThreadCtx& t, uint32_t mask, uint64_t value, WarpOp op, int arg, int width,
                  std::source_location loc);
-// Vote: mode 0 all, 1 any, 2 ballot.
-uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, int mode, std::source_location loc);
+// A vote (VoteAll, VoteAny, Ballot).
+uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, WarpOp op, std::source_location loc);
 
 }  // namespace detail
 }  // namespace ws::sim

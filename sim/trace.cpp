@@ -25,6 +25,13 @@ const char* ToString(FindingKind k) {
     case FindingKind::ShuffleMask: return "shuffle-mask";
     case FindingKind::LaunchLimit: return "launch-limit";
     case FindingKind::KernelException: return "kernel-exception";
+    case FindingKind::NullPointer: return "null-pointer";
+    case FindingKind::UninitializedShared: return "uninitialized-shared-read";
+    case FindingKind::StackOverflow: return "stack-overflow";
+    case FindingKind::ArithmeticTrap: return "arithmetic-trap";
+    case FindingKind::MemoryFault: return "memory-fault";
+    case FindingKind::NoProgress: return "no-progress";
+    case FindingKind::Cancelled: return "cancelled";
   }
   return "?";
 }

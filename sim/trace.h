@@ -113,16 +113,31 @@ enum class FindingKind : uint8_t {
   SharedRace,       // a thread reads a shared word another thread wrote with no barrier between
   WarpSyncRace,     // the same, inside one warp: right only because the warp runs in lockstep
   BarrierDivergence,
-  ShuffleMask,      // a *_sync operation whose mask names lanes that are not there
-  LaunchLimit,
+  ShuffleMask,      // a *_sync operation whose mask and calling lanes disagree
+  LaunchLimit,      // refused or stopped: over a hardware or simulator limit
   KernelException,
+  NullPointer,      // an access through a Global<T> that points to no array
+  UninitializedShared,  // a shared word read before any thread of the block wrote it (initcheck)
+  StackOverflow,    // a thread's stack (local arrays, recursion) outgrew what the simulator gives
+  ArithmeticTrap,   // integer division by zero and other traps (SIGFPE)
+  MemoryFault,      // any other fault in kernel code (e.g. a raw pointer gone wrong)
+  NoProgress,       // a thread over the step budget or stuck past the watchdog: an endless loop
+  Cancelled,        // the user stopped the simulation
 };
 const char* ToString(FindingKind k);
 bool IsError(FindingKind k);  // errors make a run's output untrustworthy; the rest are warnings
 
+// What a finding is about. Launch: the launch as a whole (refused before it ran, or cancelled):
+// block, thread, site and address mean nothing. Block: a block (its threads disagree at a
+// barrier): block and site. Thread: one thread: block, thread, site, and the address where
+// has_address says so.
+enum class FindingScope : uint8_t { Launch, Block, Thread };
+
 struct Finding {
   FindingKind kind{};
-  std::string message;
+  FindingScope scope = FindingScope::Thread;
+  bool has_address = false;
+  std::string message;   // a whole sentence: what happened and why it matters
   Dim3 block, thread;
   int site = -1;           // index into Trace::sites, -1 when none
   int array = -1;

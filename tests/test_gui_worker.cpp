@@ -1,0 +1,56 @@
+// The GUI's simulation worker can always be stopped: Cancel ends a running simulation, and
+// destroying the worker (closing the window) does too, so the program always exits.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "app/gui_worker.h"
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// shortcut/v1 at n=1024 simulates for many seconds: long enough to be caught running.
+ws::app::SimJob LongJob() { return {0, 1, "shortcut/v1", 1024, 0}; }
+
+void WaitUntilBlocksRun(const ws::app::SimWorker& w) {
+  const auto t0 = Clock::now();
+  while (w.Progress(0).blocks_done == 0 && Since(t0) < 60)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+}  // namespace
+
+TEST(SimWorker, CancelStopsARunningSimulationAndSaysSo) {
+  ws::app::SimWorker w;
+  w.Submit(LongJob());
+  WaitUntilBlocksRun(w);
+  const auto p = w.Progress(0);
+  ASSERT_TRUE(p.running);
+  EXPECT_EQ(p.blocks_total, 64u * 64u);  // (1024/16)^2 blocks of 16x16
+  EXPECT_LT(p.blocks_done, p.blocks_total);
+  const auto t0 = Clock::now();
+  w.Cancel(0);
+  std::vector<ws::app::SimResult> got;
+  while (got.empty() && Since(t0) < 30) {
+    got = w.Poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_TRUE(got[0].cancelled);
+  EXPECT_EQ(got[0].outcome, nullptr);
+  EXPECT_NE(got[0].error.find("cancelled"), std::string::npos) << got[0].error;
+  EXPECT_LT(Since(t0), 10.0);  // a generous bound: the engine checks the flag every warp step
+  EXPECT_FALSE(w.Progress(0).running);
+}
+
+TEST(SimWorker, DestroyingTheWorkerStopsItsSimulation) {
+  auto w = std::make_unique<ws::app::SimWorker>();
+  w->Submit(LongJob());
+  WaitUntilBlocksRun(*w);
+  ASSERT_TRUE(w->Progress(0).running);
+  const auto t0 = Clock::now();
+  w.reset();
+  EXPECT_LT(Since(t0), 10.0);
+}

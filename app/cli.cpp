@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include <csignal>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
@@ -229,6 +231,11 @@ int Bench(const std::string& what, int n, int runs, const std::string& json_path
   return kOk;
 }
 
+// Ctrl-C during stats or trace: the engine stops at its next check (every access, barrier and
+// watchdog tick), so even a kernel that loops forever ends, and the command says what it stopped.
+sim::RunControl g_control;
+extern "C" void OnInterrupt(int) { g_control.cancel.store(true, std::memory_order_relaxed); }
+
 }  // namespace
 
 int RunCli(int argc, char** argv, const GuiEntry& gui) {
@@ -250,6 +257,23 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   auto* stats_old_block = stats->add_option("--block", stats_block)->group("");
   stats->add_flag("--json", json, "JSON with Nsight Compute metric names");
 
+  // Budgets against kernels that never end (each run out is a "no progress" finding), and the
+  // largest launch simulated: the same engine options the GUI uses, adjustable here.
+  std::string budget_text, watchdog_text, max_threads_text;
+  std::vector<CLI::Option*> budget_opts, watchdog_opts, max_threads_opts;
+  auto given = [](const std::vector<CLI::Option*>& opts) {
+    return std::any_of(opts.begin(), opts.end(), [](const CLI::Option* o) { return o->count() > 0; });
+  };
+  auto add_budgets = [&](CLI::App* c) {
+    budget_opts.push_back(c->add_option("--step-budget", budget_text,
+                  "memory accesses and synchronisations one thread may make (default 16777216)"));
+    watchdog_opts.push_back(c->add_option("--watchdog", watchdog_text,
+                  "CPU seconds one thread may run without any access before it is stopped (default 5)"));
+    max_threads_opts.push_back(
+        c->add_option("--max-threads", max_threads_text, "largest launch simulated, in threads (default 268435456)"));
+  };
+  add_budgets(stats);
+
   auto* trace = app.add_subcommand("trace", "one warp's memory instructions in order");
   trace->add_option("variant", id, "FAMILY/VARIANT")->required();
   auto* trace_n = trace->add_option("--n", n_text, "problem size (default: the family's teaching size)");
@@ -257,6 +281,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   trace->add_option("--warp", warp_text, "warp index within the block")->required();
   auto* trace_shape = trace->add_option("--shape", shape, "block shape X, XxY or XxYxZ (default: the variant's own)");
   auto* trace_steps = trace->add_option("--steps", steps_text, "how many instructions to print (default 64)");
+  add_budgets(trace);
   auto* fmt = trace->add_option_group("format");
   fmt->add_flag("--json", json, "JSON");
   fmt->add_flag("--csv", csv, "CSV, one row per instruction");
@@ -313,6 +338,14 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       kernels::ValidateSize(*v.family, r.n);
       if (!shape.empty()) r.block = ParseBlock(shape);
       sim::LaunchOptions opt;
+      if (given(budget_opts))
+        opt.step_budget = uint64_t(ParseInteger("--step-budget", budget_text, 1, int64_t(1) << 40));
+      if (given(watchdog_opts))
+        opt.watchdog_seconds = double(ParseInteger("--watchdog", watchdog_text, 1, 3600));
+      if (given(max_threads_opts))
+        opt.max_threads = uint64_t(ParseInteger("--max-threads", max_threads_text, 1, int64_t(1) << 40));
+      opt.control = &g_control;
+      std::signal(SIGINT, OnInterrupt);
       size_t steps = 64;
       if (*stats) {
         opt.selection.kind = sim::Selection::Kind::None;
@@ -335,6 +368,12 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
         };
       }
       auto o = kernels::Simulate(v, r, opt);
+      std::signal(SIGINT, SIG_DFL);
+      if (g_control.cancel) {
+        std::cerr << "warpscope: interrupted: the simulation of " << id << " stopped after "
+                  << g_control.blocks_done.load() << " of " << g_control.blocks_total.load() << " blocks\n";
+        return kFailed;
+      }
       if (*trace) {
         if (json) std::cout << TraceJson(o, steps).dump(1) << "\n";
         else if (csv) PrintTraceCsv(std::cout, o, steps);

@@ -239,6 +239,11 @@ void Gui::PollWorker() {
     Pane& p = pane_[r.job.pane];
     if (r.job.generation != p.generation) continue;
     p.loading = false;
+    if (r.cancelled) {
+      message_ = p.name + ": simulation of " + r.job.variant + " at n=" + std::to_string(r.job.n) + " cancelled" +
+                 (p.outcome ? "; the previous picture stays" : "");
+      continue;
+    }
     if (!r.outcome) {
       p.error = r.error;
       message_ = p.name + ": " + r.error;
@@ -639,7 +644,17 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   }
   // The cost of the current instruction comes first: it carries the lesson.
   if (p.outcome && !p.steps.empty()) p.lanes.DrawCost(p.frame, scale_, &placed_, badge_ ? badge_ : big_);
-  if (p.loading) ImGui::TextDisabled("simulating n=%d ...", p.n);
+  if (p.loading) {
+    // Large sizes take seconds: say how far the simulation is and let the lecturer stop it.
+    const SimProgress pr = worker_.Progress(p.name == "A" ? 0 : 1);
+    const float frac = pr.blocks_total ? float(double(pr.blocks_done) / double(pr.blocks_total)) : 0.0f;
+    const std::string label = pr.blocks_total ? "simulating n=" + std::to_string(p.n) + ": block " +
+                                                    std::to_string(pr.blocks_done) + " of " + std::to_string(pr.blocks_total)
+                                              : "simulating n=" + std::to_string(p.n) + " ...";
+    ImGui::ProgressBar(frac, ImVec2(std::max(ImGui::GetContentRegionAvail().x - 90 * scale_, 60 * scale_), 0), label.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("cancel##load")) worker_.Cancel(p.name == "A" ? 0 : 1);
+  }
   if (!p.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.3f, 1));
     ImGui::TextWrapped("%s", p.error.c_str());

@@ -1123,8 +1123,8 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
   if (s.Threads() > e.opt.max_threads)
     return refuse(std::to_string(s.Threads()) + " threads are over the simulator's limit of " +
                   std::to_string(e.opt.max_threads) +
-                  " per launch (--max-threads): it runs a few million threads a second, so this "
-                  "launch would take hours. A GPU would run it; simulate a smaller size");
+                  " per launch (--max-threads; the simulator runs a few million threads a second). A GPU "
+                  "would run it; simulate a smaller size or raise the limit");
   if (e.opt.before_launch) e.opt.before_launch(s);
   e.body = std::move(body);
   if (auto* c = e.opt.control) {

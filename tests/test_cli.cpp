@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -196,4 +197,28 @@ TEST(Cli, GuiHelpListsEveryGuiFlag) {
                            "--whole-block", "--focus", "--keys", "--scale", "--size", "--fullscreen", "--screenshot",
                            "--layout-out", "--frames", "--quit", "--benchmark-frames", "--no-settings", "--present"})
     EXPECT_NE(r.out.find(std::string(flag) + " "), std::string::npos) << flag << " missing from:\n" << r.out;
+}
+
+TEST(Cli, BudgetFlagsAreStrictIntegers) {
+  for (const char* flag : {"--step-budget", "--watchdog", "--max-threads"}) {
+    EXPECT_EQ(RunCli(std::string("stats transpose/naive --n 64 ") + flag + " ''").code, 2) << flag;
+    EXPECT_EQ(RunCli(std::string("stats transpose/naive --n 64 ") + flag + " 0").code, 2) << flag;
+  }
+}
+
+TEST(Cli, LaunchOverMaxThreadsIsRefusedWithItsSize) {
+  // transpose at n=64 launches 2x2 blocks of 32x32 threads: 4096 threads, over a limit of 100.
+  auto r = RunCli("stats transpose/naive --n 64 --max-threads 100");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_TRUE(Has(r, "4096 threads are over the simulator's limit of 100")) << r.out;
+}
+
+TEST(Cli, CtrlCStopsASimulationAndSaysWhere) {
+  // shortcut/v0 at n=1024 runs for tens of seconds; SIGINT after 1 s must end it at once.
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = RunCli("stats shortcut/v0 --n 1024 2>&1 & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo exit=$?");
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(Has(r, "interrupted: the simulation of shortcut/v0 stopped after")) << r.out;
+  EXPECT_TRUE(Has(r, "exit=1")) << r.out;
+  EXPECT_LT(s, 10.0) << r.out;
 }

@@ -105,19 +105,22 @@ bool ClampSettings(GuiSettings& s, std::string* message) {
   bool ok = true;
   if (!std::isfinite(s.scale)) {
     Note(message, "scale " + Number(s.scale) + " is not a number, using " + Number(d.scale));
-    s.scale = d.scale, ok = false;
+    s.scale = d.scale;
+    ok = false;
   } else if (s.scale < kMinScale || s.scale > kMaxScale) {
     const float c = s.scale < kMinScale ? kMinScale : kMaxScale;
     Note(message, "scale " + Number(s.scale) + " is outside " + Number(kMinScale) + " to " + Number(kMaxScale) +
                       ", using " + Number(c));
-    s.scale = c, ok = false;
+    s.scale = c;
+    ok = false;
   }
   auto side = [&](int& v, int lo, const char* name) {
     if (v >= lo && v <= kMaxWindowSide) return;
     const int c = v < lo ? lo : kMaxWindowSide;
     Note(message, std::string(name) + " " + std::to_string(v) + " is outside " + std::to_string(lo) + " to " +
                       std::to_string(kMaxWindowSide) + ", using " + std::to_string(c));
-    v = c, ok = false;
+    v = c;
+    ok = false;
   };
   side(s.width, kMinWidth, "width");
   side(s.height, kMinHeight, "height");

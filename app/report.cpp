@@ -96,18 +96,10 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
 }
 
 void PrintFindings(std::ostream& out, const sim::Trace& t) {
-  auto dim = [](const sim::Dim3& d) {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-  };
   for (const auto& f : t.findings) {
-    out << "  " << (sim::IsError(f.kind) ? "error" : "warning") << " [" << sim::ToString(f.kind) << "]";
-    if (f.site >= 0 && size_t(f.site) < t.sites.size()) out << " line " << t.sites[f.site].line << ",";
-    // A refused launch ran no thread: it has no block or thread to name.
-    if (f.kind != sim::FindingKind::LaunchLimit)
-      out << " block " << dim(f.block) << ", thread " << dim(f.thread) << ",";
-    if (f.array >= 0 && size_t(f.array) < t.arrays.size()) out << " array " << t.arrays[f.array].name << ",";
-    if (f.address) out << " address " << Hex(f.address) << ",";
-    out << " " << f.message;
+    const std::string place = sim::FindingPlace(t, f);
+    out << "  " << (sim::IsError(f.kind) ? "error" : "warning") << " [" << sim::ToString(f.kind) << "] "
+        << (place.empty() ? "" : place + ", ") << f.message;
     if (f.occurrences > 1) out << " (" << f.occurrences << " times)";
     out << "\n";
   }

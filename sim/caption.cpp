@@ -133,4 +133,25 @@ std::string Caption(const WarpInstruction& ins) { return CaptionOf(ins).Text(); 
 
 std::string Caption(const std::vector<const WarpInstruction*>& step) { return CaptionOf(step).Text(); }
 
+std::string FindingPlace(const Trace& t, const Finding& f) {
+  auto dim = [](const Dim3& d) {
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+  };
+  std::vector<std::string> parts;
+  if (f.site >= 0 && size_t(f.site) < t.sites.size()) parts.push_back("line " + std::to_string(t.sites[f.site].line));
+  if (f.kind != FindingKind::LaunchLimit) {
+    parts.push_back("block " + dim(f.block));
+    parts.push_back("thread " + dim(f.thread));
+  }
+  if (f.array >= 0 && size_t(f.array) < t.arrays.size()) parts.push_back("array " + t.arrays[f.array].name);
+  if (f.address) {
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(f.address));
+    parts.push_back("address " + std::string(hex));
+  }
+  std::string s;
+  for (const auto& p : parts) s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
 }  // namespace ws::sim

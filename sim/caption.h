@@ -31,4 +31,9 @@ std::string Caption(const WarpInstruction& ins);
 // largest conflict degree and the most atomic updates on one address. One warp: as CaptionOf(ins).
 std::string Caption(const std::vector<const WarpInstruction*>& step);
 
+// Where a finding happened, the parts that apply, in one wording for the CLI and the GUI:
+// "line 12, block (3,0,0), thread (5,1,0), array in, address 0x1040". A refused launch ran no
+// thread, so it has no block or thread; parts the finding lacks are left out.
+std::string FindingPlace(const Trace& t, const Finding& f);
+
 }  // namespace ws::sim

@@ -4,36 +4,17 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdio>
 
+#include "sim/caption.h"
 #include "visual/palette.h"
 
 namespace ws::visual {
-namespace {
-
-std::string Dim(const sim::Dim3& d) {
-  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
-}
-
-}  // namespace
-
 bool HasPlace(const sim::Finding& f) { return f.kind != sim::FindingKind::LaunchLimit; }
 
 std::string FaultText(const std::string& pane, const sim::Trace& t, const sim::Finding& f) {
-  std::string s = pane + ": ";
-  if (!HasPlace(f)) {
-    s += "launch refused";
-  } else {
-    s += std::string(sim::ToString(f.kind)) + " in block " + Dim(f.block) + " thread " + Dim(f.thread);
-  }
-  if (f.site >= 0 && size_t(f.site) < t.sites.size()) s += ", line " + std::to_string(t.sites[f.site].line);
-  if (f.array >= 0 && size_t(f.array) < t.arrays.size()) s += ", array " + t.arrays[f.array].name;
-  if (f.address) {
-    char hex[32];
-    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(f.address));
-    s += ", address " + std::string(hex);
-  }
-  return s + ": " + f.message;
+  const std::string place = sim::FindingPlace(t, f);
+  return pane + ": " + (HasPlace(f) ? sim::ToString(f.kind) : "launch refused") + (place.empty() ? "" : " at " + place) +
+         ": " + f.message;
 }
 
 bool FaultBannerView::Draw(const std::string& pane, const sim::Trace& trace, const sim::Finding& f, float scale) {

@@ -382,7 +382,7 @@ TEST(FaultBanner, AnAccessFaultNamesBlockThreadLineArrayAndAddress) {
   f.array = 0;
   f.address = 0x1040;
   EXPECT_EQ(FaultText("B", t, f),
-            "B: out-of-bounds in block (1,0,0) thread (3,2,0), line 42, array d, address 0x1040: index 16 of 16");
+            "B: out-of-bounds at line 42, block (1,0,0), thread (3,2,0), array d, address 0x1040: index 16 of 16");
   EXPECT_TRUE(HasPlace(f));
 }
 

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "app/report.h"
+#include "app/seed_table.h"
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
 
@@ -164,6 +165,24 @@ std::vector<RecordedFile> LoadRecordedResults(std::vector<std::string>* problems
 
 namespace {
 
+// Times `ids` on the GPU, printing the runner's progress on stderr; the report's device is empty
+// when the device would not open.
+kernels::GpuRunner::Status MeasureOnGpu(const std::vector<std::string>& ids, int n, int runs, bool single_launch) {
+  kernels::GpuRunner runner;
+  runner.Start(ids, n, runs, single_launch);
+  std::string last;
+  kernels::GpuRunner::Status s;
+  for (;;) {
+    s = runner.Poll();
+    if (s.message != last) {
+      std::cerr << s.message << "\n";
+      last = s.message;
+    }
+    if (!s.running) return s;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
 int Bench(const std::string& what, int n, int runs, const std::string& json_path, bool recorded,
           bool single_launch) {
   namespace fs = std::filesystem;
@@ -205,19 +224,7 @@ int Bench(const std::string& what, int n, int runs, const std::string& json_path
     std::cerr << "warpscope: " << why << " (warpscope bench --recorded shows recorded results)\n";
     return kNoCudaDevice;
   }
-  kernels::GpuRunner runner;
-  runner.Start(ids, n, runs, single_launch);
-  std::string last;
-  kernels::GpuRunner::Status s;
-  for (;;) {
-    s = runner.Poll();
-    if (s.message != last) {
-      std::cerr << s.message << "\n";
-      last = s.message;
-    }
-    if (!s.running) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  const auto s = MeasureOnGpu(ids, n, runs, single_launch);
   if (s.report.device.empty()) {  // the device would not open
     std::cerr << "warpscope: " << s.message << "\n";
     return kNoCudaDevice;
@@ -231,10 +238,97 @@ int Bench(const std::string& what, int n, int runs, const std::string& json_path
   return kOk;
 }
 
-// Ctrl-C during stats or trace: the engine stops at its next check (every access, barrier and
+// Ctrl-C during stats, trace or table: the engine stops at its next check (every access, barrier and
 // watchdog tick), so even a kernel that loops forever ends, and the command says what it stopped.
 sim::RunControl g_control;
 extern "C" void OnInterrupt(int) { g_control.cancel.store(true, std::memory_order_relaxed); }
+
+// ---- table ----
+
+// The recorded ncu file for `family` (assets/recorded/ncu/*.json): the first that has any of its
+// variants, else the first that loads; null when there is none.
+std::optional<RecordedNcu> FindRecordedNcu(const std::string& family, std::vector<std::string>* problems) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(AssetsDir() / "recorded" / "ncu", ec))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::optional<RecordedNcu> first;
+  for (const auto& f : files) {
+    std::string why;
+    auto r = LoadRecordedNcu(f.string(), &why);
+    if (!r) {
+      problems->push_back(why);
+      continue;
+    }
+    if (!r->Sizes(family).empty()) return r;
+    if (!first) first = std::move(r);
+  }
+  return first;
+}
+
+int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, bool csv,
+          const sim::LaunchOptions& base) {
+  const kernels::FamilyEntry* family = nullptr;
+  std::string known;
+  for (const auto& f : kernels::Catalog()) {
+    known += (known.empty() ? "" : ", ") + f.info.name;
+    if (f.info.name == family_name) family = &f;
+  }
+  if (!family) throw kernels::BadRequest("unknown family '" + family_name + "'; known: " + known);
+  if (n == 0) n = family->info.teaching_n;
+  kernels::ValidateSize(*family, n);
+  std::vector<std::string> names, ids;
+  std::vector<sim::Counters> sims;
+  bool failed = false;
+  for (const auto& v : family->info.variants) {
+    names.push_back(v.name);
+    ids.push_back(family->info.name + "/" + v.name);
+    kernels::RunRequest r;
+    r.n = n;
+    sim::LaunchOptions opt = base;
+    opt.selection.kind = sim::Selection::Kind::None;
+    auto o = kernels::Simulate(kernels::FindVariant(ids.back()), r, opt);
+    if (g_control.cancel) {
+      std::cerr << "warpscope: interrupted while simulating " << ids.back() << "\n";
+      return kFailed;
+    }
+    if (Fail(o) != kOk) {
+      std::cerr << "warpscope: " << ids.back() << ": " << (o.check.passed ? "the simulation has errors" : o.check.detail)
+                << " (warpscope stats " << ids.back() << " --n " << n << " says more)\n";
+      failed = true;
+    }
+    sims.push_back(o.trace.total);
+  }
+  std::vector<std::string> problems;
+  auto recorded = FindRecordedNcu(family->info.name, &problems);
+  for (const auto& p : problems) std::cerr << "warpscope: skipped " << p << "\n";
+  std::vector<std::optional<double>> live;
+  std::string live_device;
+  if (gpu) {
+    std::string why;
+    if (!kernels::CudaAvailable(&why)) {
+      std::cerr << "warpscope: no live GPU figures: " << why << "\n";
+    } else {
+      const auto s = MeasureOnGpu(ids, n, runs, false);
+      live_device = s.report.device;
+      if (live_device.empty()) std::cerr << "warpscope: no live GPU figures: " << s.message << "\n";
+      for (const auto& id : ids) {
+        auto it = std::find_if(s.report.timings.begin(), s.report.timings.end(),
+                               [&](const kernels::Timing& t) { return t.variant == id; });
+        live.push_back(it != s.report.timings.end() && it->ms_median > 0 ? std::optional<double>(it->ms_median)
+                                                                          : std::nullopt);
+      }
+    }
+  }
+  const auto table = BuildSeedTable(family->info.name, n, names, sims, recorded ? &*recorded : nullptr, live,
+                                    live_device);
+  if (json) std::cout << SeedTableJson(table).dump(1) << "\n";
+  else if (csv) PrintSeedTableCsv(std::cout, table);
+  else PrintSeedTable(std::cout, table);
+  return failed ? kFailed : kOk;
+}
 
 }  // namespace
 
@@ -298,6 +392,20 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   bench->add_flag("--single-launch", bench_single,
                   "one plain launch per variant: no warm-up, no L2 flush (for ncu, compute-sanitizer)");
 
+  std::string table_family;
+  bool table_gpu = false;
+  auto* table = app.add_subcommand("table", "seed 001's table for a family: one column per variant, simulated "
+                                            "beside Nsight Compute's recorded figures");
+  table->add_option("family", table_family, "FAMILY, e.g. shortcut")->required();
+  auto* table_n = table->add_option("--n", n_text, "problem size (default: the family's teaching size)");
+  table->add_flag("--gpu", table_gpu, "also time each variant on this machine's GPU (skipped where there is none)");
+  auto* table_runs = table->add_option("--runs", runs_text, "timed runs per variant with --gpu (default 10)");
+  add_budgets(table);
+  auto* table_fmt = table->add_option_group("format");
+  table_fmt->add_flag("--json", json, "JSON");
+  table_fmt->add_flag("--csv", csv, "CSV, one row per counter and source");
+  table_fmt->require_option(0, 1);
+
   CLI::App* gui_cmd = nullptr;
   if (gui) {
     gui_cmd = app.add_subcommand("gui", "open the desktop program (the default; warpscope gui --help lists its flags)");
@@ -325,18 +433,13 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       }
       return kOk;
     }
-    const bool n_given = stats_n->count() || trace_n->count() || bench_n->count();
+    const bool n_given = stats_n->count() || trace_n->count() || bench_n->count() || table_n->count();
     const int n = n_given ? int(ParseInteger("--n", n_text, 1, INT_MAX)) : 0;  // 0: the family's default
     if (stats_old_block->count())
       throw kernels::BadRequest("stats has no --block: the block shape is --shape (--block is a block index, in trace)");
     if ((stats_shape->count() || trace_shape->count()) && shape.empty())
       throw kernels::BadRequest("--shape '' is not X, XxY or XxYxZ with positive numbers");
-    if (*stats || *trace) {
-      auto v = kernels::FindVariant(id);
-      kernels::RunRequest r;
-      r.n = n ? n : v.family->info.teaching_n;
-      kernels::ValidateSize(*v.family, r.n);
-      if (!shape.empty()) r.block = ParseBlock(shape);
+    if (*stats || *trace || *table) {
       sim::LaunchOptions opt;
       if (given(budget_opts))
         opt.step_budget = uint64_t(ParseInteger("--step-budget", budget_text, 1, int64_t(1) << 40));
@@ -346,6 +449,17 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
         opt.max_threads = uint64_t(ParseInteger("--max-threads", max_threads_text, 1, int64_t(1) << 40));
       opt.control = &g_control;
       std::signal(SIGINT, OnInterrupt);
+      if (*table) {
+        const int runs = table_runs->count() ? int(ParseInteger("--runs", runs_text, 1, 1000)) : 10;
+        const int rc = Table(table_family, n, table_gpu, runs, json, csv, opt);
+        std::signal(SIGINT, SIG_DFL);
+        return rc;
+      }
+      auto v = kernels::FindVariant(id);
+      kernels::RunRequest r;
+      r.n = n ? n : v.family->info.teaching_n;
+      kernels::ValidateSize(*v.family, r.n);
+      if (!shape.empty()) r.block = ParseBlock(shape);
       size_t steps = 64;
       if (*stats) {
         opt.selection.kind = sim::Selection::Kind::None;

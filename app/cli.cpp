@@ -163,6 +163,22 @@ std::vector<RecordedFile> LoadRecordedResults(std::vector<std::string>* problems
   return out;
 }
 
+std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(AssetsDir() / "recorded" / "ncu", ec))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::vector<RecordedNcu> out;
+  for (const auto& f : files) {
+    std::string why;
+    if (auto r = LoadRecordedNcu(f.string(), &why)) out.push_back(std::move(*r));
+    else if (problems) problems->push_back(why);
+  }
+  return out;
+}
+
 namespace {
 
 // Times `ids` on the GPU, printing the runner's progress on stderr; the report's device is empty
@@ -245,27 +261,14 @@ extern "C" void OnInterrupt(int) { g_control.cancel.store(true, std::memory_orde
 
 // ---- table ----
 
-// The recorded ncu file for `family` (assets/recorded/ncu/*.json): the first that has any of its
-// variants, else the first that loads; null when there is none.
+// The recorded ncu file for `family`: the first that has any of its variants, else the first
+// that loads; null when there is none.
 std::optional<RecordedNcu> FindRecordedNcu(const std::string& family, std::vector<std::string>* problems) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(AssetsDir() / "recorded" / "ncu", ec))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  std::optional<RecordedNcu> first;
-  for (const auto& f : files) {
-    std::string why;
-    auto r = LoadRecordedNcu(f.string(), &why);
-    if (!r) {
-      problems->push_back(why);
-      continue;
-    }
-    if (!r->Sizes(family).empty()) return r;
-    if (!first) first = std::move(r);
-  }
-  return first;
+  auto files = LoadRecordedNcuFiles(problems);
+  for (auto& r : files)
+    if (!r.Sizes(family).empty()) return std::move(r);
+  if (files.empty()) return std::nullopt;
+  return std::move(files.front());
 }
 
 int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, bool csv,

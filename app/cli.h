@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "app/seed_table.h"
 #include "kernels/gpu_runner.h"
 
 namespace ws::app {
@@ -23,6 +24,10 @@ struct RecordedFile {
   kernels::BenchReport report;
 };
 std::vector<RecordedFile> LoadRecordedResults(std::vector<std::string>* problems);
+
+// Nsight Compute figures recorded on real devices: every assets/recorded/ncu/*.json, by file
+// name. A file that cannot be read is skipped and named in `problems`.
+std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems);
 
 // The lesson the program opens on: shortcut v0 beside v1.
 inline constexpr const char* kDefaultVariant = "shortcut/v0";

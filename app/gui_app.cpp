@@ -100,7 +100,11 @@ Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
   start_ = Clock::now();
   base_scale_ = std::clamp(opt_.scale > 0 ? opt_.scale : settings_.scale, kMinScale, kMaxScale);
   present_ = opt_.present;
+  chart_shown_ = opt_.side == "chart";  // the source view's height is right from the first frame
   UpdateScale();
+  std::vector<std::string> ncu_problems;
+  ncu_ = LoadRecordedNcuFiles(&ncu_problems);
+  for (const auto& why : ncu_problems) std::cerr << "warpscope: skipped " << why << "\n";
   pane_[0].name = "A";
   pane_[1].name = "B";
   std::string a = !opt_.variant.empty() ? opt_.variant : !settings_.variant.empty() ? settings_.variant : kDefaultVariant;
@@ -265,6 +269,7 @@ void Gui::PollWorker() {
       continue;
     }
     p.outcome = r.outcome;
+    p.flow = FlowOf(p);
     RebuildFrame(p, pb_);
   }
 }
@@ -464,6 +469,26 @@ void Gui::PollTimings() {
   if (!rec->command.empty())
     timings_.status_detail += (timings_.status_detail.empty() ? "" : "\n") + std::string("recorded with: ") + rec->command;
   for (const auto& t : rec->timings) timings_.rows.push_back(RowOf(t));
+}
+
+visual::MemoryFlow Gui::FlowOf(const Pane& p) const {
+  auto f = visual::FlowFromCounters(p.Id(), p.outcome->trace.total);
+  if (!f.cache_source.empty()) return f;
+  for (const auto& rec : ncu_) {
+    const auto* run = rec.Find(p.Id(), p.n);
+    if (!run) continue;
+    auto get = [&](const char* name) -> std::optional<double> {
+      auto it = run->metrics.find(name);
+      return it == run->metrics.end() ? std::nullopt : std::optional<double>(it->second);
+    };
+    f.l1_hit_pct = get("l1tex__t_sector_hit_rate.pct");
+    f.l2_read_sectors = get("lts__t_sectors_srcunit_tex_op_read.sum");
+    f.dram_read_bytes = get("dram__bytes_read.sum");
+    f.dram_write_bytes = get("dram__bytes_write.sum");
+    f.cache_source = "measured by Nsight Compute on " + rec.device + " at n=" + std::to_string(p.n);
+    break;
+  }
+  return f;
 }
 
 // ---- layout of one frame ----
@@ -809,14 +834,33 @@ void Gui::DrawFrame() {
     if (!present_) {
       ImGui::SameLine();
       ImGui::BeginChild("side##root", ImVec2(right_w, body_h), false);
-      const float source_h = body_h * 0.5f;
+      // The memory chart is tall (four levels and three arrows): the source view gives it room.
+      const float source_h = body_h * (chart_shown_ ? 0.3f : 0.5f);
       const std::string& path = f.variant.variant->source;
       f.source.Draw(f.frame, path, kernels::KernelSource(path), source_h, scale_, mono_);
       ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
-      const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
-                                      Compare() ? pane_[1].Id() : "", Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
-                                      timings_, cuda_, scale_);
-      if (run) StartGpuTimings();
+      // Two tabs: the timings with the counters, and the memory chart (--side picks the first shown).
+      if (ImGui::BeginTabBar("side##tabs")) {
+        const ImGuiTabItemFlags pick_chart = side_tab_set_ || opt_.side != "chart" ? 0 : ImGuiTabItemFlags_SetSelected;
+        if (ImGui::BeginTabItem("timings & counters")) {
+          const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
+                                          Compare() ? pane_[1].Id() : "",
+                                          Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
+                                          timings_, cuda_, scale_);
+          if (run) StartGpuTimings();
+          ImGui::EndTabItem();
+        }
+        chart_shown_ = false;
+        if (ImGui::BeginTabItem("memory chart", nullptr, pick_chart)) {
+          chart_shown_ = true;
+          const Pane& pa = pane_[0];
+          const Pane& pb = pane_[1];
+          chart_.Draw(pa.outcome ? &pa.flow : nullptr, Compare() && pb.outcome ? &pb.flow : nullptr, scale_, &placed_);
+          ImGui::EndTabItem();
+        }
+        side_tab_set_ = true;
+        ImGui::EndTabBar();
+      }
       ImGui::EndChild();
       ImGui::EndChild();
     }

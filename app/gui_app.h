@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/gui_export.h"
+#include "app/seed_table.h"
 #include "app/gui_options.h"
 #include "app/gui_settings.h"
 #include "app/gui_worker.h"
@@ -18,6 +19,7 @@
 #include "visual/fault_banner.h"
 #include "visual/frame.h"
 #include "visual/legend.h"
+#include "visual/memory_chart.h"
 #include "visual/memory_grid.h"
 #include "visual/source_view.h"
 #include "visual/steps.h"
@@ -48,6 +50,7 @@ struct Pane {
   visual::BanksView banks;
   visual::SourceView source;
   visual::FaultBannerView fault;
+  visual::MemoryFlow flow;  // the launch's traffic for the memory chart, set when a simulation arrives
   visual::Rect rect;  // where the pane was drawn last frame
 
   std::string Id() const { return variant.Id(); }
@@ -103,7 +106,10 @@ class Gui {
   void DrawPane(Pane& p, float width, float height);
   void DrawHelp();
   void PollTimings();
-  void StartGpuTimings();  // "run on GPU": times every variant of A's family on the device
+  void StartGpuTimings();
+  // The memory chart's figures for p's launch: the simulator's, with the cache levels from the
+  // recorded Nsight Compute run of the same variant and size where the simulator has none.
+  visual::MemoryFlow FlowOf(const Pane& p) const;  // "run on GPU": times every variant of A's family on the device
   Pane& Focused() { return pane_[focus_]; }
   bool Compare() const { return compare_on_; }
 
@@ -132,6 +138,10 @@ class Gui {
   SimWorker worker_;
   visual::TimelineView timeline_;
   visual::CountersView counters_;
+  visual::MemoryChartView chart_;
+  bool side_tab_set_ = false;
+  bool chart_shown_ = false;   // the memory chart's tab was drawn last frame  // --side has been applied (on the first frame)
+  std::vector<RecordedNcu> ncu_;  // assets/recorded/ncu, read once
   visual::Timings timings_;
   std::unique_ptr<kernels::GpuRunner> gpu_;
   bool cuda_ = false;

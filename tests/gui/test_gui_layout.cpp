@@ -55,17 +55,24 @@ const std::vector<Shot>& Shots() {
     std::vector<Shot> out;
     const std::string dir = std::string(WARPSCOPE_TEST_OUT) + "/layout";
     std::filesystem::create_directories(dir);
-    for (const auto& f : kernels::Catalog()) {
+    // Every family's pair with the side panel's first tab, and the first family's again with the
+    // memory chart's tab (named "FAMILY+chart").
+    std::vector<std::pair<const kernels::FamilyEntry*, std::string>> runs;
+    for (const auto& f : kernels::Catalog()) runs.push_back({&f, ""});
+    if (!kernels::Catalog().empty()) runs.push_back({&kernels::Catalog().front(), "chart"});
+    for (const auto& [fp, side] : runs) {
+      const auto& f = *fp;
       const auto& vs = f.info.variants;
       if (vs.empty()) continue;
       const std::string a = f.info.name + "/" + vs[0].name;
-      const std::string pair = vs.size() > 1 ? "--variant " + a + " --compare " + f.info.name + "/" + vs[1].name
-                                             : "--variant " + a + " --no-compare";
+      std::string pair = vs.size() > 1 ? "--variant " + a + " --compare " + f.info.name + "/" + vs[1].name
+                                       : "--variant " + a + " --no-compare";
+      if (!side.empty()) pair += " --side " + side;
       for (const Config& c : kConfigs) {
         Shot s;
-        s.family = f.info.name;
+        s.family = f.info.name + (side.empty() ? "" : "+" + side);
         s.config = c;
-        const std::string base = dir + "/" + f.info.name + "_" + std::to_string(c.w) + "_" + std::to_string(int(c.scale * 10));
+        const std::string base = dir + "/" + s.family + "_" + std::to_string(c.w) + "_" + std::to_string(int(c.scale * 10));
         std::ostringstream cmd;
         cmd << WARPSCOPE_BINARY << " gui --no-settings --size " << c.w << "x" << c.h << " --scale " << c.scale << " " << pair
             << " --screenshot " << base << ".png --layout-out " << base << ".json --quit > " << base << ".log 2>&1";

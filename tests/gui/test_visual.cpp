@@ -6,6 +6,7 @@
 #include "visual/fault_banner.h"
 #include "visual/counters.h"
 #include "visual/layout.h"
+#include "visual/memory_chart.h"
 #include "visual/memory_grid.h"
 #include "visual/palette.h"
 #include "visual/warp_lanes.h"
@@ -391,6 +392,69 @@ TEST(Palette, NeighbouringLanesDifferAndNoneIsMaskedGrey) {
     EXPECT_FALSE(LaneRgb(l) == kMasked);
     if (l) EXPECT_FALSE(LaneRgb(l) == LaneRgb(l - 1)) << l;
   }
+}
+
+}  // namespace
+}  // namespace ws::visual
+
+// ---- memory chart ----
+
+namespace ws::visual {
+namespace {
+
+// The chart's requests and sectors are the simulator's counters (through sim::Metrics): set by
+// hand here, read back per op; atomics (ATOM + RED) are added together.
+TEST(MemoryChart, FlowCarriesTheSimulatorsRequestsAndSectorsPerOp) {
+  sim::Counters c;
+  c.global_requests[0] = 16384;  // ld
+  c.global_requests[1] = 128;    // st
+  c.global_requests[2] = 3;      // atom
+  c.global_requests[3] = 4;      // red
+  c.global_sectors[0] = 139264;
+  c.global_sectors[1] = 2048;
+  c.global_sectors[3] = 64;
+  const auto f = FlowFromCounters("shortcut/v0", c);
+  EXPECT_EQ(f.ld_requests, 16384);
+  EXPECT_EQ(f.st_requests, 128);
+  EXPECT_EQ(f.atomic_requests, 7);
+  EXPECT_EQ(f.ld_sectors, 139264);
+  EXPECT_EQ(f.st_sectors, 2048);
+  EXPECT_EQ(f.atomic_sectors, 64);
+  const auto t = ChartText(f);
+  ASSERT_EQ(t.boxes.size(), 4u);
+  ASSERT_EQ(t.arrows.size(), 3u);
+  EXPECT_EQ(t.boxes[0], "Warps: 16384 ld, 128 st, 7 atomic requests");
+  EXPECT_EQ(t.arrows[0], "139264 ld + 2048 st + 64 atomic sectors");
+}
+
+// Levels nobody counted say so; they are never drawn as zero.
+TEST(MemoryChart, CacheLevelsWithoutFiguresSayNotKnownNotZero) {
+  MemoryFlow f;
+  f.ld_requests = 1;
+  const auto t = ChartText(f);
+  EXPECT_EQ(t.boxes[1], "L1: hits not known");
+  EXPECT_FALSE(t.l1_hit.has_value());
+  EXPECT_EQ(t.arrows[1], "reads not known");
+  EXPECT_EQ(t.arrows[2], "reads not known");
+}
+
+// Measured figures (shortcut/v0 at n=64 on an H100: 97.25% hits, 3302 L2 sectors, 22528 DRAM
+// bytes) read as a lecturer says them; 3302 sectors x 32 bytes = 105664 bytes = 105.7 KB.
+TEST(MemoryChart, MeasuredLevelsReadInBytesAndPercent) {
+  MemoryFlow f;
+  f.l1_hit_pct = 97.25;
+  f.l2_read_sectors = 3302;
+  f.dram_read_bytes = 22528;
+  f.dram_write_bytes = 0;
+  const auto t = ChartText(f);
+  EXPECT_EQ(t.boxes[1], "L1: 97.2% hits");  // %.1f of 97.25 rounds to even
+  ASSERT_TRUE(t.l1_hit.has_value());
+  EXPECT_FLOAT_EQ(*t.l1_hit, 0.9725f);
+  EXPECT_EQ(t.arrows[1], "3302 sectors read (105.7 KB)");
+  EXPECT_EQ(t.arrows[2], "22.5 KB read, 0 B written");
+  EXPECT_EQ(Bytes(999), "999 B");
+  EXPECT_EQ(Bytes(1054720), "1.05 MB");
+  EXPECT_EQ(Bytes(2.5e9), "2.50 GB");
 }
 
 }  // namespace

@@ -1,0 +1,47 @@
+// Memory chart: a launch's traffic as Nsight Compute's memory workload chart draws it, warps ->
+// L1 -> L2 -> DRAM with request, sector and byte counts, A beside B. Each figure says where it
+// comes from: the simulator, or Nsight Compute's recording where the simulator has no such counter.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/trace.h"
+#include "visual/frame.h"
+
+namespace ws::visual {
+
+// One launch's flow through the memory hierarchy.
+struct MemoryFlow {
+  std::string variant;  // "shortcut/v0"
+  // From the simulator's counters (sim::Metrics), always present.
+  double ld_requests = 0, st_requests = 0, atomic_requests = 0;  // atomics: ATOM + RED
+  double ld_sectors = 0, st_sectors = 0, atomic_sectors = 0;
+  // The cache levels: the simulator's where it counts them, else measured (cache_source says by what).
+  std::optional<double> l1_hit_pct, l2_read_sectors, dram_read_bytes, dram_write_bytes;
+  std::string cache_source;  // "simulated", "Nsight Compute, NVIDIA H100 80GB HBM3, n=64", or "" (none)
+};
+
+// The flow of a simulated launch: requests and sectors, and the cache levels where sim::Metrics
+// has them (then cache_source is "simulated").
+MemoryFlow FlowFromCounters(const std::string& variant, const sim::Counters& c);
+
+// The texts of the chart, top to bottom: box, arrow, box, arrow, box, arrow, box.
+struct MemoryChartText {
+  std::vector<std::string> boxes;   // 4: warps, L1, L2, DRAM
+  std::vector<std::string> arrows;  // 3: warps->L1, L1->L2, L2->DRAM
+  std::optional<float> l1_hit;      // 0..1 for the bar in the L1 box
+};
+MemoryChartText ChartText(const MemoryFlow& f);
+
+// "22.0 KB", "1.05 MB", "512 B": bytes as a lecturer reads them (powers of 1000, as ncu prints).
+std::string Bytes(double b);
+
+class MemoryChartView {
+ public:
+  // Draws A's chart (and B's beside it) across the current window's width; records each box as
+  // kind "chart", name "A:L1" etc. in `placed`.
+  void Draw(const MemoryFlow* a, const MemoryFlow* b, float scale, std::vector<Placed>* placed);
+};
+
+}  // namespace ws::visual

@@ -23,6 +23,7 @@
 #include "app/seed_table.h"
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
+#include "kernels/user_file.h"
 
 namespace ws::app {
 namespace {
@@ -73,6 +74,14 @@ int Fail(const kernels::SimOutcome& o) {
 // The variants a bench argument names: "" every variant, "family" its variants, "family/variant".
 std::vector<std::string> BenchIds(const std::string& what) {
   std::vector<std::string> ids;
+  if (kernels::IsKernelFileRef(what)) {  // a kernel file: the kernel named, else all of them
+    const auto v = kernels::FindVariant(what);
+    std::string file, kernel;
+    kernels::SplitKernelFileRef(what, &file, &kernel);
+    if (!kernel.empty()) return {v.Id()};
+    for (const auto& k : v.family->info.variants) ids.push_back(v.family->info.name + ":" + k.name);
+    return ids;
+  }
   if (what.find('/') != std::string::npos) {
     ids.push_back(kernels::FindVariant(what).Id());
     return ids;
@@ -240,6 +249,12 @@ int Bench(const std::string& what, int n, int runs, const std::string& json_path
     std::cerr << "warpscope: " << why << " (warpscope bench --recorded shows recorded results)\n";
     return kNoCudaDevice;
   }
+  if (kernels::IsKernelFileRef(what)) {
+    // The file compiled for the simulator (FindVariant above); its GPU build is not made yet.
+    std::cerr << "warpscope: " << what << " compiles for the simulator; timing a kernel file on the GPU is "
+                 "not supported yet (warpscope stats " << what << " gives its counters)\n";
+    return kNoCudaDevice;
+  }
   const auto s = MeasureOnGpu(ids, n, runs, single_launch);
   if (s.report.device.empty()) {  // the device would not open
     std::cerr << "warpscope: " << s.message << "\n";
@@ -347,7 +362,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   std::string id, n_text, shape, block_text, warp_text, steps_text, runs_text;
   bool json = false, csv = false;
   auto* stats = app.add_subcommand("stats", "simulate a whole launch and print its counters");
-  stats->add_option("variant", id, "FAMILY/VARIANT, e.g. transpose/naive")->required();
+  stats->add_option("variant", id, "FAMILY/VARIANT, e.g. transpose/naive, or your own FILE.cu[:kernel]")->required();
   auto* stats_n = stats->add_option("--n", n_text, "problem size (default: the family's teaching size)");
   auto* stats_shape = stats->add_option("--shape", shape, "block shape X, XxY or XxYxZ (default: the variant's own)");
   std::string stats_block;  // the old name of --shape: refused with a pointer to the new one
@@ -372,7 +387,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   add_budgets(stats);
 
   auto* trace = app.add_subcommand("trace", "one warp's memory instructions in order");
-  trace->add_option("variant", id, "FAMILY/VARIANT")->required();
+  trace->add_option("variant", id, "FAMILY/VARIANT or FILE.cu[:kernel]")->required();
   auto* trace_n = trace->add_option("--n", n_text, "problem size (default: the family's teaching size)");
   trace->add_option("--block", block_text, "linear block index")->required();
   trace->add_option("--warp", warp_text, "warp index within the block")->required();
@@ -387,7 +402,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   std::string bench_what, bench_json;
   bool bench_recorded = false, bench_single = false;
   auto* bench = app.add_subcommand("bench", "time variants on the GPU and check them against the CPU");
-  bench->add_option("what", bench_what, "FAMILY or FAMILY/VARIANT (default: every variant)");
+  bench->add_option("what", bench_what, "FAMILY, FAMILY/VARIANT or FILE.cu[:kernel] (default: every variant)");
   auto* bench_n = bench->add_option("--n", n_text, "problem size (default: each family's timing size)");
   auto* bench_runs = bench->add_option("--runs", runs_text, "timed runs per variant, 1 to 1000 (default 10)");
   bench->add_option("--json", bench_json, "also write the results as JSON to this file");
@@ -408,6 +423,16 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   table_fmt->add_flag("--json", json, "JSON");
   table_fmt->add_flag("--csv", csv, "CSV, one row per counter and source");
   table_fmt->require_option(0, 1);
+
+  std::string new_file;
+  auto* new_cmd = app.add_subcommand("new", "write a commented template for your own kernel file (never overwrites)");
+  new_cmd->add_option("file", new_file, "the file to create, e.g. my_kernel.cu")->required();
+  std::string open_file;
+  auto* open_cmd = app.add_subcommand("open", gui ? "open your own kernel file in the desktop program; it is recompiled "
+                                                    "on every save (flags after the file go to warpscope gui)"
+                                                  : "compile your own kernel file and print its counters");
+  open_cmd->add_option("file", open_file, "FILE.cu or FILE.cu:kernel_name")->required();
+  open_cmd->prefix_command();
 
   CLI::App* gui_cmd = nullptr;
   if (gui) {
@@ -435,6 +460,30 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
           std::cout << "  " << f.info.name << "/" << v.name << "  " << v.title << "\n";
       }
       return kOk;
+    }
+    if (*new_cmd) {
+      kernels::WriteKernelTemplate(new_file);
+      std::cout << "wrote " << new_file << "; see it with: warpscope open " << new_file << "\n";
+      return kOk;
+    }
+    if (*open_cmd) {
+      const auto v = kernels::FindVariant(open_file);  // compiles it: errors are reported here, at their lines
+      if (gui) {
+        std::vector<std::string> rest = open_cmd->remaining();
+        std::vector<std::string> words{argv[0], "--variant", open_file};
+        if (std::find(rest.begin(), rest.end(), "--compare") == rest.end()) words.push_back("--no-compare");
+        words.insert(words.end(), rest.begin(), rest.end());
+        std::vector<char*> args;
+        for (auto& w : words) args.push_back(w.data());
+        return gui(int(args.size()), args.data());
+      }
+      kernels::RunRequest r;
+      r.n = v.family->info.teaching_n;
+      sim::LaunchOptions opt;
+      opt.selection.kind = sim::Selection::Kind::None;
+      const auto o = kernels::Simulate(v, r, opt);
+      PrintStats(std::cout, v, r, o);
+      return Fail(o);
     }
     const bool n_given = stats_n->count() || trace_n->count() || bench_n->count() || table_n->count();
     const int n = n_given ? int(ParseInteger("--n", n_text, 1, INT_MAX)) : 0;  // 0: the family's default

@@ -3,12 +3,15 @@
 
 #include <utility>
 
+#include "kernels/user_file.h"
+
 namespace ws::kernels {
 
 const std::vector<std::pair<std::string, std::string>>& EmbeddedSources();  // generated
 
 const std::string& KernelSource(const std::string& path) {
   static const std::string none;
+  if (const std::string* text = KernelFileSource(path)) return *text;
   for (const auto& [name, text] : EmbeddedSources()) {
     if (path == name) return text;
     if (path.size() > name.size() && path.compare(path.size() - name.size(), name.size(), name) == 0 &&
@@ -19,6 +22,7 @@ const std::string& KernelSource(const std::string& path) {
 }
 
 VariantRef FindVariant(const std::string& id) {
+  if (IsKernelFileRef(id)) return FindKernelFileVariant(id);
   const auto slash = id.find('/');
   const std::string fam = id.substr(0, slash), var = slash == std::string::npos ? "" : id.substr(slash + 1);
   std::string known;

@@ -1,5 +1,6 @@
 // The catalog: every kernel family and variant the program knows, and how to simulate one.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,9 @@ struct SimOutcome {
 
 struct FamilyEntry {
   FamilyInfo info;
-  Work (*work)(int n);
-  Check (*simulate)(sim::Engine& engine, const std::string& variant, const RunRequest& request);
+  std::function<Work(int n)> work;
+  std::function<Check(sim::Engine& engine, const std::string& variant, const RunRequest& request)> simulate;
+  bool from_file = false;  // a kernel file opened at run time (kernels/user_file.h): info.name is its path
 };
 
 const std::vector<FamilyEntry>& Catalog();
@@ -25,10 +27,12 @@ const std::vector<FamilyEntry>& Catalog();
 struct VariantRef {
   const FamilyEntry* family = nullptr;
   const VariantInfo* variant = nullptr;
-  std::string Id() const { return family->info.name + "/" + variant->name; }
+  // "family/variant", or "path.cu:kernel" for a kernel file.
+  std::string Id() const { return family->info.name + (family->from_file ? ":" : "/") + variant->name; }
 };
 
-// "family/variant"; throws BadRequest naming the choices when there is no such variant.
+// "family/variant", or a kernel file "path.cu" / "path.cu:kernel" (compiled and loaded the first
+// time it is named); throws BadRequest naming the choices when there is no such variant.
 VariantRef FindVariant(const std::string& id);
 
 // Checks the size against the family's limits; throws BadRequest with the reason.
@@ -38,7 +42,8 @@ void ValidateSize(const FamilyEntry& family, int n);
 SimOutcome Simulate(const VariantRef& v, const RunRequest& request, sim::LaunchOptions options = {});
 
 // The text of a kernel source file, embedded at build time ("kernels/transpose/naive.cuh"),
-// or of a file the compiler named by its full path (matched by its ending). Empty if unknown.
+// or of a file the compiler named by its full path (matched by its ending), or of a kernel file
+// as it was last compiled. Empty if unknown.
 const std::string& KernelSource(const std::string& path);
 
 }  // namespace ws::kernels

@@ -1,6 +1,9 @@
 # Writes a C++ file holding the text of every kernel source, so the program can show it.
-# Usage: cmake -DROOT=<repo> -DOUT=<file.cpp> -DLIST=<file holding a;b> -P embed_sources.cmake
-set(body "// Generated from the kernel sources; do not edit.\n#include <string>\n#include <utility>\n#include <vector>\nnamespace ws::kernels {\nconst std::vector<std::pair<std::string, std::string>>& EmbeddedSources() {\n  static const std::vector<std::pair<std::string, std::string>> s = {\n")
+# Usage: cmake -DROOT=<repo> -DOUT=<file.cpp> -DLIST=<file holding a;b> [-DFUNCTION=Name] -P embed_sources.cmake
+if(NOT FUNCTION)
+  set(FUNCTION EmbeddedSources)
+endif()
+set(body "// Generated from the kernel sources; do not edit.\n#include <string>\n#include <utility>\n#include <vector>\nnamespace ws::kernels {\nconst std::vector<std::pair<std::string, std::string>>& ${FUNCTION}() {\n  static const std::vector<std::pair<std::string, std::string>> s = {\n")
 file(READ "${LIST}" FILES)
 foreach(f IN LISTS FILES)
   file(READ "${ROOT}/${f}" text)

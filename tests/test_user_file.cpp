@@ -1,0 +1,314 @@
+// Kernel files opened at run time: written, compiled, loaded, changed and reloaded, with
+// counters worked out by hand; bad files give their errors at their lines and keep the last good
+// build; nothing the user wrote is overwritten.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "kernels/catalog.h"
+#include "kernels/user_file.h"
+
+namespace fs = std::filesystem;
+using namespace ws;
+
+namespace {
+
+// A folder of its own for each test's files; the compiled libraries go to the build tree's cache.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    const auto tick = std::chrono::steady_clock::now().time_since_epoch().count();
+    path = fs::temp_directory_path() / ("ws-user-file-" + std::to_string(getpid()) + "-" + std::to_string(tick));
+    fs::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+void Write(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+std::string Read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// y[i] = 3 x[i * STRIDE % n], n = 1000 floats, 128-thread blocks: 8 blocks, 32 warps, the last
+// with 8 active lanes (1000 = 31 * 32 + 8), so the launch is not a multiple of the block.
+std::string CopyKernel(int stride) {
+  return "// a strided copy\n"                                                          // 1
+         "__global__ void copy3(Global<float> y, Global<const float> x, int n) {\n"     // 2
+         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"                           // 3
+         "  if (i < n)\n"                                                               // 4
+         "    y[i] = 3.0f * x[(i * " + std::to_string(stride) + ") % n];\n"             // 5
+         "}\n"                                                                          // 6
+         "WS_KERNEL(copy3, .title = \"strided copy\", .teaching_n = 1000) {\n"          // 7
+         "  auto x = k.Input<const float>(\"x\", k.n);\n"
+         "  auto y = k.Output<float>(\"y\", k.n);\n"
+         "  k.Launch(dim3((k.n + 127) / 128), dim3(128), copy3, y, x, k.n);\n"
+         "  std::vector<float> want(k.n);\n"
+         "  for (int i = 0; i < k.n; ++i) want[i] = 3.0f * k.Host(x)[(i * " + std::to_string(stride) + ") % k.n];\n"
+         "  k.Expect(y, want);\n"
+         "}\n";
+}
+
+kernels::SimOutcome SimulateFile(const std::string& id, int n = 0) {
+  const auto v = kernels::FindVariant(id);
+  kernels::RunRequest r;
+  r.n = n ? n : v.family->info.teaching_n;
+  r.seed = 7;
+  sim::LaunchOptions opt;
+  opt.selection.kind = sim::Selection::Kind::None;
+  return kernels::Simulate(v, r, opt);
+}
+
+const uint64_t kLd = uint64_t(sim::Op::Load), kSt = uint64_t(sim::Op::Store);
+
+}  // namespace
+
+TEST(KernelFile, LoadedFileGivesHandCountedSectorsAndReloadGivesTheNewOnes) {
+  TempDir dir;
+  const fs::path f = dir.path / "copy.cu";
+  Write(f, CopyKernel(1));
+  const auto first = kernels::LoadKernelFile(f.string());
+  ASSERT_NE(first.family, nullptr);
+  auto o = SimulateFile(f.string());
+  EXPECT_TRUE(o.check.passed) << o.check.detail;
+  // Stride 1: each full warp reads 128 aligned bytes (4 sectors), 31 of them, and the last warp's
+  // 8 floats are one sector: 125 sectors for loads and for stores; one request per warp.
+  EXPECT_EQ(o.trace.total.global_requests[kLd], 32u);
+  EXPECT_EQ(o.trace.total.global_sectors[kLd], 125u);
+  EXPECT_EQ(o.trace.total.global_sectors[kSt], 125u);
+
+  Write(f, CopyKernel(2));
+  const auto second = kernels::LoadKernelFile(f.string());
+  EXPECT_NE(second.family, first.family);
+  EXPECT_EQ(kernels::LoadedKernelFamily(f.string()), second.family);
+  o = SimulateFile(f.string());
+  EXPECT_TRUE(o.check.passed) << o.check.detail;
+  // Stride 2: a full warp's 32 reads span 256 bytes starting on a sector boundary (4000 bytes and
+  // 256 are multiples of 32, also for the warp that wraps at n): 8 sectors, 31 warps; the last
+  // warp reads floats 984..998, sectors 123 and 124. 31 * 8 + 2 = 250. Stores are unchanged.
+  EXPECT_EQ(o.trace.total.global_sectors[kLd], 250u);
+  EXPECT_EQ(o.trace.total.global_ideal_sectors[kLd], 125u);
+  EXPECT_EQ(o.trace.total.global_sectors[kSt], 125u);
+}
+
+TEST(KernelFile, SourceViewShowsTheTextAsCompiledAndAccessesNameItsLines) {
+  TempDir dir;
+  const fs::path f = dir.path / "copy.cu";
+  Write(f, CopyKernel(1));
+  const auto loaded = kernels::LoadKernelFile(f.string());
+  const std::string& path = loaded.family->info.variants.front().source;
+  EXPECT_EQ(kernels::KernelSource(path), CopyKernel(1));
+  const auto o = SimulateFile(f.string() + ":copy3");
+  ASSERT_FALSE(o.trace.sites.empty());
+  for (const auto& s : o.trace.sites) {
+    EXPECT_EQ(s.file, path);
+    EXPECT_EQ(s.line, 5);  // both accesses are on line 5
+  }
+}
+
+TEST(KernelFile, SyntaxErrorIsReportedAtItsLineAndTheLastGoodBuildStays) {
+  TempDir dir;
+  const fs::path f = dir.path / "copy.cu";
+  Write(f, CopyKernel(1));
+  const auto good = kernels::LoadKernelFile(f.string());
+  std::string broken = CopyKernel(2);
+  broken.replace(broken.find("int i = "), 8, "int i = ;");  // line 3
+  Write(f, broken);
+  try {
+    kernels::LoadKernelFile(f.string());
+    FAIL() << "a file with a syntax error loaded";
+  } catch (const kernels::KernelFileError& e) {
+    ASSERT_FALSE(e.diagnostics().empty()) << e.log();
+    EXPECT_EQ(e.diagnostics().front().line, 3) << e.log();
+    EXPECT_EQ(e.diagnostics().front().severity, "error");
+    EXPECT_NE(std::string(e.what()).find("copy.cu:3:"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(kernels::LoadedKernelFamily(f.string()), good.family);
+  const auto o = SimulateFile(f.string());  // still the stride-1 build
+  EXPECT_EQ(o.trace.total.global_sectors[kLd], 125u);
+  EXPECT_EQ(Read(f), broken);  // the user's text is untouched
+}
+
+TEST(KernelFile, ErrorInsideADialectTemplateIsPlacedAtTheUsersLine) {
+  TempDir dir;
+  const fs::path f = dir.path / "bad.cu";
+  std::string text = CopyKernel(1);
+  // Line 10: launching with an argument of the wrong type fails inside the engine's templates.
+  text.replace(text.find("copy3, y, x, k.n)"), 17, "copy3, y, x, \"n\")");
+  Write(f, text);
+  try {
+    kernels::LoadKernelFile(f.string());
+    FAIL() << "a wrong launch argument compiled";
+  } catch (const kernels::KernelFileError& e) {
+    ASSERT_FALSE(e.diagnostics().empty()) << e.log();
+    EXPECT_EQ(e.diagnostics().front().line, 10) << e.log();
+  }
+}
+
+TEST(KernelFile, MalformedDescriptionNamesTheFieldAndTheLine) {
+  TempDir dir;
+  const fs::path f = dir.path / "desc.cu";
+  std::string text = CopyKernel(1);
+  text.replace(text.find(".teaching_n = 1000"), 18, ".teaching_n = 0");  // line 7
+  Write(f, text);
+  try {
+    kernels::LoadKernelFile(f.string());
+    FAIL() << "a description with .teaching_n = 0 loaded";
+  } catch (const kernels::KernelFileError& e) {
+    ASSERT_EQ(e.diagnostics().size(), 1u);
+    EXPECT_EQ(e.diagnostics().front().line, 7);
+    EXPECT_NE(e.diagnostics().front().message.find(".teaching_n must be positive"), std::string::npos);
+  }
+  // Fields out of order are a compiler error at the WS_KERNEL's line.
+  text = CopyKernel(1);
+  text.replace(text.find(".title = \"strided copy\", .teaching_n = 1000"), 43,
+               ".teaching_n = 1000, .title = \"strided copy\"");
+  Write(f, text);
+  try {
+    kernels::LoadKernelFile(f.string());
+    FAIL() << "fields out of order compiled";
+  } catch (const kernels::KernelFileError& e) {
+    ASSERT_FALSE(e.diagnostics().empty()) << e.log();
+    EXPECT_EQ(e.diagnostics().front().line, 7) << e.log();
+  }
+}
+
+TEST(KernelFile, FileWithoutADescriptionSaysHowToWriteOne) {
+  TempDir dir;
+  const fs::path f = dir.path / "bare.cu";
+  Write(f, "__global__ void k(Global<float> y) { y[threadIdx.x] = 1.0f; }\n");
+  try {
+    kernels::LoadKernelFile(f.string());
+    FAIL() << "a file without WS_KERNEL loaded";
+  } catch (const kernels::KernelFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("declares no kernel"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("WS_KERNEL"), std::string::npos) << e.what();
+  }
+}
+
+TEST(KernelFile, FileWithTwoKernelsNamesOneAndComparesThem) {
+  TempDir dir;
+  const fs::path f = dir.path / "two.cu";
+  std::string text = CopyKernel(1) + CopyKernel(4);
+  // The second copy renamed: its kernel, its description.
+  const auto second = text.find("// a strided copy", 1);
+  for (size_t p = second; (p = text.find("copy3", p)) != std::string::npos;) text.replace(p, 5, "copy4");
+  Write(f, text);
+  EXPECT_THROW(kernels::FindVariant(f.string()), kernels::BadRequest);  // which one?
+  const auto a = SimulateFile(f.string() + ":copy3");
+  const auto b = SimulateFile(f.string() + ":copy4");
+  EXPECT_TRUE(a.check.passed && b.check.passed) << a.check.detail << " / " << b.check.detail;
+  EXPECT_EQ(a.trace.total.global_sectors[kLd], 125u);
+  // Stride 4 over n = 1000: a full warp reads floats 16 bytes apart starting at a multiple of 8
+  // floats, two to a sector: 16 sectors (where it wraps at n, both runs hold whole pairs, as
+  // 1000 is a multiple of 8). 31 * 16, and the last warp (i = 992..999, floats 968..996 after
+  // the wrap) reads 8 floats in 4 sectors: 496 + 4 = 500.
+  EXPECT_EQ(b.trace.total.global_sectors[kLd], 500u);
+  EXPECT_EQ(kernels::FindVariant(f.string() + ":copy4").Id(), kernels::KernelFileKey(f.string()) + ":copy4");
+  EXPECT_THROW(kernels::FindVariant(f.string() + ":nonesuch"), kernels::BadRequest);
+}
+
+TEST(KernelFile, OutOfBoundsWriteIsAFindingNotACrash) {
+  TempDir dir;
+  const fs::path f = dir.path / "oob.cu";
+  std::string text = CopyKernel(1);
+  text.replace(text.find("  if (i < n)\n"), 13, "  if (i <= n)\n");  // one past the end
+  Write(f, text);
+  const auto o = SimulateFile(f.string());
+  bool out_of_bounds = false;
+  for (const auto& finding : o.trace.findings)
+    out_of_bounds |= finding.kind == sim::FindingKind::OutOfBounds;
+  EXPECT_TRUE(out_of_bounds);
+}
+
+TEST(KernelFile, NewWritesATemplateThatPassesItsCheckAndNeverOverwrites) {
+  TempDir dir;
+  const fs::path f = dir.path / "my_kernel.cu";
+  kernels::WriteKernelTemplate(f.string());
+  const std::string written = Read(f);
+  EXPECT_NE(written.find("WS_KERNEL(my_kernel"), std::string::npos);
+  const auto o = SimulateFile(f.string());
+  EXPECT_TRUE(o.check.passed) << o.check.detail;
+  // The template: stride 2, n = 1000, 256-thread blocks: the same 250 load sectors as the
+  // strided copy above (the warps are the same 32-lane groups of i).
+  EXPECT_EQ(o.trace.total.global_sectors[kLd], 250u);
+  EXPECT_THROW(kernels::WriteKernelTemplate(f.string()), kernels::BadRequest);
+  Write(f, "mine");
+  EXPECT_THROW(kernels::WriteKernelTemplate(f.string()), kernels::BadRequest);
+  EXPECT_EQ(Read(f), "mine");
+}
+
+TEST(KernelFile, FileRefSplitsAtTheLastColonAfterTheLastSlash) {
+  std::string file, kernel;
+  kernels::SplitKernelFileRef("/a:b/c.cu:k1", &file, &kernel);
+  EXPECT_EQ(file, "/a:b/c.cu");
+  EXPECT_EQ(kernel, "k1");
+  kernels::SplitKernelFileRef("c.cu", &file, &kernel);
+  EXPECT_EQ(file, "c.cu");
+  EXPECT_EQ(kernel, "");
+  EXPECT_TRUE(kernels::IsKernelFileRef("dir/c.cu:k1"));
+  EXPECT_FALSE(kernels::IsKernelFileRef("transpose/naive"));
+}
+
+namespace {
+struct CliResult {
+  int code = -1;
+  std::string out;
+};
+CliResult Cli(const std::string& args) {
+  CliResult r;
+  FILE* p = popen((std::string(WARPSCOPE_BINARY) + " " + args + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+}  // namespace
+
+TEST(KernelFileCli, StatsAcceptsAFileWhereItAcceptsAVariant) {
+  TempDir dir;
+  const fs::path f = dir.path / "copy.cu";
+  Write(f, CopyKernel(2));
+  const auto r = Cli("stats " + f.string() + " --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["check"]["passed"].get<bool>());
+  EXPECT_EQ(j["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"].get<uint64_t>(), 250u);  // as above
+  const auto t = Cli("trace " + f.string() + ":copy3 --block 7 --warp 3 --csv");
+  EXPECT_EQ(t.code, 0) << t.out;
+}
+
+TEST(KernelFileCli, NewRefusesAnExistingFileAndCompileErrorsAreExitCode2AtTheirLine) {
+  TempDir dir;
+  const fs::path f = dir.path / "k.cu";
+  EXPECT_EQ(Cli("new " + f.string()).code, 0);
+  Write(f, "mine\n");
+  const auto again = Cli("new " + f.string());
+  EXPECT_EQ(again.code, 2);
+  EXPECT_NE(again.out.find("never overwrites"), std::string::npos) << again.out;
+  EXPECT_EQ(Read(f), "mine\n");
+  const auto bad = Cli("stats " + f.string());
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.out.find("k.cu:1:"), std::string::npos) << bad.out;  // "mine" is not C++
+}

@@ -116,7 +116,9 @@ Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
     if (!opt_.variant.empty()) message_ = "unknown variant '" + a + "'; showing " + ref_a->Id();
   }
   auto ref_b = Lookup(b);
-  if (!ref_b || ref_b->family != ref_a->family) {
+  // Kernel files compare with anything (two files A/B); catalog variants within their family.
+  const bool across = ref_b && (ref_a->family->from_file || ref_b->family->from_file);
+  if (!ref_b || (ref_b->family != ref_a->family && !across)) {
     if (!opt_.compare.empty())
       message_ = "variant B '" + b + "' is not in " + ref_a->family->info.name + "; comparing with the next variant";
     ref_b = NextInFamily(*ref_a);
@@ -271,8 +273,70 @@ void Gui::PollWorker() {
     p.outcome = r.outcome;
     p.flow = FlowOf(p);
     RebuildFrame(p, pb_);
+    if (p.saved != Clock::time_point{}) {
+      // Save-to-picture: from the save noticed to the new simulation on screen (docs/PERFORMANCE.md).
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "; new picture %.2f s after the save",
+                    std::chrono::duration<double>(Clock::now() - p.saved).count());
+      message_ += buf;
+      std::cerr << "warpscope: " << p.name << ": " << p.Id() << buf + 1 << "\n";
+      p.saved = {};
+      ++reloads_;
+    }
   }
 }
+
+void Gui::PollFiles() {
+  std::vector<std::string> shown;
+  for (int i = 0; i < 2; ++i)
+    if (pane_[i].variant.family && pane_[i].variant.family->from_file && (i == 0 || Compare()))
+      shown.push_back(pane_[i].variant.family->info.name);
+  files_.Watch(shown);
+  for (auto& e : files_.Poll()) {
+    const auto asked = opening_.find(e.file);
+    const int open_pane = asked != opening_.end() ? asked->second : -1;
+    if (asked != opening_.end()) opening_.erase(asked);
+    if (!e.family) {
+      file_problems_[e.file] = {e.diagnostics, e.text};
+      message_ = e.message;
+      std::cerr << "warpscope: " << e.message << "\n";
+      continue;
+    }
+    file_problems_.erase(e.file);
+    message_ = e.message;
+    if (open_pane >= 0) {  // "open file": show its first kernel
+      const kernels::VariantRef first{e.family, &e.family->info.variants.front()};
+      if (open_pane == 1) {
+        compare_on_ = true;
+        pane_[1].variant = first;
+        pane_[1].step = pane_[0].step;
+        Request(pane_[1]);
+      } else {
+        ShowVariant(0, first, true);
+        if (e.family->info.variants.size() > 1) {
+          pane_[1].variant = NextInFamily(first);
+          pane_[1].step = 0;
+          if (Compare()) Request(pane_[1]);
+        } else {
+          compare_on_ = false;
+          focus_ = 0;
+        }
+      }
+      continue;
+    }
+    // A save: every pane showing the file gets the new build, at the same kernel, step and size.
+    for (int i = 0; i < 2; ++i) {
+      Pane& p = pane_[i];
+      if (!p.variant.family || !p.variant.family->from_file || p.variant.family->info.name != e.file) continue;
+      const auto& vs = e.family->info.variants;
+      auto it = std::find_if(vs.begin(), vs.end(), [&](const kernels::VariantInfo& v) { return v.name == p.variant.variant->name; });
+      p.variant = {e.family, it != vs.end() ? &*it : &vs.front()};
+      p.saved = e.change_seen;
+      if (i == 0 || Compare()) Request(p);
+    }
+  }
+}
+
 
 bool Gui::Loaded() const {
   if (pane_[0].loading || !pane_[0].outcome) return false;
@@ -510,10 +574,36 @@ float LabelledWidth(float field_w, const char* label) {
 
 }  // namespace
 
+void Gui::DrawOpenFile() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  FlowNext(ImGui::CalcTextSize("open file\xe2\x80\xa6").x + style.FramePadding.x * 2);
+  if (ImGui::Button("open file\xe2\x80\xa6##pick")) ImGui::OpenPopup("open##file");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Your own kernel file (warpscope new my_kernel.cu writes one): compiled now and again on every save.");
+  if (ImGui::BeginPopup("open##file")) {
+    ImGui::TextUnformatted("A kernel file in the dialect, with WS_KERNEL descriptions:");
+    ImGui::SetNextItemWidth(420 * scale_);
+    const bool enter = ImGui::InputText("##path", open_path_, sizeof open_path_, ImGuiInputTextFlags_EnterReturnsTrue);
+    int pane = enter ? 0 : -1;
+    if (ImGui::Button("open as A")) pane = 0;
+    ImGui::SameLine();
+    if (ImGui::Button("open as B (compare)")) pane = 1;
+    if (pane >= 0 && open_path_[0]) {
+      const std::string key = kernels::KernelFileKey(open_path_);
+      opening_[key] = pane;
+      files_.Load(key);
+      message_ = "compiling " + std::string(open_path_) + "\xe2\x80\xa6";
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  }
+}
+
 void Gui::DrawPicker() {
   const auto& catalog = kernels::Catalog();
   const kernels::FamilyEntry* fam = pane_[0].variant.family;
   const std::string& family = fam->info.name;
+  const std::string family_label = fam->from_file ? fam->info.title : family;
   ImGui::AlignTextToFramePadding();
   if (big_) ImGui::PushFont(big_);
   ImGui::TextUnformatted("warpscope");
@@ -521,7 +611,7 @@ void Gui::DrawPicker() {
   const float family_w = 140 * scale_, variant_w = 130 * scale_, n_w = 100 * scale_;
   FlowNext(LabelledWidth(family_w, "family"));
   ImGui::SetNextItemWidth(family_w);
-  if (ImGui::BeginCombo("family##pick", family.c_str())) {
+  if (ImGui::BeginCombo("family##pick", family_label.c_str())) {
     for (size_t i = 0; i < catalog.size(); ++i) {
       ImGui::PushID(int(i));
       const auto& f = catalog[i].info;
@@ -538,6 +628,7 @@ void Gui::DrawPicker() {
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n\n%s", fam->info.title.c_str(), fam->info.story.c_str());
+  DrawOpenFile();
   auto variant_combo = [&](int index, const char* label) {
     const Pane& p = pane_[index];
     ImGui::SetNextItemWidth(variant_w);
@@ -837,7 +928,14 @@ void Gui::DrawFrame() {
       // The memory chart is tall (four levels and three arrows): the source view gives it room.
       const float source_h = body_h * (chart_shown_ ? 0.3f : 0.5f);
       const std::string& path = f.variant.variant->source;
-      f.source.Draw(f.frame, path, kernels::KernelSource(path), source_h, scale_, mono_);
+      const auto problem = file_problems_.find(path);
+      if (problem != file_problems_.end()) {
+        std::vector<visual::SourceMark> marks;
+        for (const auto& d : problem->second.diagnostics) marks.push_back({d.line, d.severity + ": " + d.message});
+        f.source.Draw(f.frame, path, problem->second.text, source_h, scale_, mono_, &marks);
+      } else {
+        f.source.Draw(f.frame, path, kernels::KernelSource(path), source_h, scale_, mono_);
+      }
       ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
       // Two tabs: the timings with the counters, and the memory chart (--side picks the first shown).
       if (ImGui::BeginTabBar("side##tabs")) {
@@ -904,6 +1002,7 @@ int Gui::Run() {
     UpdateScale();  // the window may have been resized (presenter mode's scale follows its height)
     if (fonts_dirty_) LoadFonts();
     PollWorker();
+    PollFiles();
     PollTimings();
     if (!script.BeforeFrame(*this)) {
       rc = kFailed;

@@ -3,6 +3,7 @@
 // (gui_bench.h) drive it from outside through the public actions below.
 #pragma once
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "app/gui_options.h"
 #include "app/gui_settings.h"
 #include "app/gui_worker.h"
+#include "app/kernel_file_watch.h"
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
 #include "visual/banks.h"
@@ -42,6 +44,7 @@ struct Pane {
   uint64_t generation = 0;
   bool loading = false;
   std::string error;
+  Clock::time_point saved{};    // when a save of its kernel file was noticed (until its picture is on screen)
   std::vector<uint32_t> steps;  // the shown warp's instructions
   int step = 0;
   visual::StepFrame frame;
@@ -86,6 +89,8 @@ class Gui {
   float scale() const { return scale_; }
   // True while "run on GPU" is timing the family (a scripted run waits for it before its screenshot).
   bool TimingOnGpu() const { return timings_.running; }
+  // Kernel-file saves whose new picture is on screen (a scripted run waits for one).
+  int reloads() const { return reloads_; }
   void Close();
 
  private:
@@ -106,6 +111,8 @@ class Gui {
   void DrawPane(Pane& p, float width, float height);
   void DrawHelp();
   void PollTimings();
+  void PollFiles();      // kernel files shown: rebuilt on save, reloaded in place
+  void DrawOpenFile();   // the "open file" button and its popup
   void StartGpuTimings();
   // The memory chart's figures for p's launch: the simulator's, with the cache levels from the
   // recorded Nsight Compute run of the same variant and size where the simulator has none.
@@ -154,6 +161,17 @@ class Gui {
   visual::MemoryPlanShare grid_plan_;  // A and B lay out same-name arrays alike
   SlideExport export_;
   Clock::time_point start_;
+  // Kernel files opened at run time: rebuilt on every save; the errors of a failed build are
+  // shown in the source view over the file's text while the last good build stays on screen.
+  struct FileProblem {
+    std::vector<kernels::Diagnostic> diagnostics;
+    std::string text;
+  };
+  KernelFileWatch files_;
+  std::map<std::string, FileProblem> file_problems_;  // by file key
+  std::map<std::string, int> opening_;                // file key -> pane asked for with "open file"
+  char open_path_[1024] = {};
+  int reloads_ = 0;
 };
 
 }  // namespace ws::app

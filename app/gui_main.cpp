@@ -44,6 +44,9 @@ int GuiMain(int argc, char** argv) {
   app.add_flag("--no-settings", o.no_settings, "neither read nor write the settings file");
   app.add_option("--gif", o.gif, "write an animated GIF of the panes over --steps, then quit");
   app.add_option("--steps", o.steps, "with --gif: the warp instructions to show, FIRST..LAST (default 0..40)");
+  app.add_option("--wait-reload", o.wait_reload,
+                 "scripted run: after the keys, wait up to this many seconds for a kernel file shown to be saved "
+                 "and its new picture drawn, then go on to the screenshot");
   app.add_option("--fps", o.fps, "with --gif: steps per second, 1..50 (default 4)");
   try {
     app.parse(argc, argv);

@@ -25,6 +25,7 @@ struct GuiOptions {
   bool no_settings = false;
   std::string gif, steps = "0..40";  // --gif: write the panes over these steps, then quit
   int fps = 4;
+  int wait_reload = 0;  // scripted run: seconds to wait for a kernel file to be saved and redrawn
 };
 
 }  // namespace ws::app

@@ -51,6 +51,10 @@ bool ScriptedRun::BeforeFrame(Gui& gui) {
       if (const auto a = ActionNamed(k)) gui.Do(*a);
       else if (!k.empty()) std::cerr << "warpscope: unknown key '" << k << "' in --keys (known: " << ActionNames() << ")\n";
     }
+    if (opt_.wait_reload > 0) {
+      reload_deadline_ = Clock::now() + std::chrono::seconds(opt_.wait_reload);
+      std::cerr << "warpscope: waiting for " << gui.pane(0).Id() << " to be saved" << std::endl;
+    }
   }
   if (!applied_ && Clock::now() > deadline_) {
     std::cerr << "warpscope: scripted run timed out waiting for the simulation\n";
@@ -62,6 +66,12 @@ bool ScriptedRun::BeforeFrame(Gui& gui) {
 bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
   if (!applied_) return true;
   bool ok = true;
+  if (opt_.wait_reload > 0 && (gui.reloads() == 0 || !gui.Loaded())) {
+    if (Clock::now() < reload_deadline_) return true;
+    std::cerr << "warpscope: no save of a kernel file was redrawn in " << opt_.wait_reload << " s\n";
+    gui.Close();
+    return false;
+  }
   // "gpu" in --keys: the picture is taken once the timings are in.
   if (gui.TimingOnGpu()) return true;
   const bool gif = !opt_.gif.empty();

@@ -1,6 +1,7 @@
 // A scripted run of the window (tests, screenshots, documentation): once every pane is simulated,
 // go to --step, press Up/Down --iteration times and apply the --keys presses; then, after
-// --frames frames, save the screenshot and layout, write the --gif, and quit.
+// --frames frames (after a kernel file's save is redrawn, with --wait-reload), save the screenshot
+// and layout, write the --gif, and quit.
 #pragma once
 #include <optional>
 #include <string>
@@ -32,6 +33,7 @@ class ScriptedRun {
   int frames_after_ = 0;
   bool gif_requested_ = false;
   Clock::time_point deadline_;
+  Clock::time_point reload_deadline_;  // --wait-reload
 };
 
 }  // namespace ws::app

@@ -15,15 +15,24 @@
 namespace ws::visual {
 
 void SourceView::Draw(const StepFrame& frame, const std::string& source_path, const std::string& text, float height,
-                      float scale, void* mono_font) {
+                      float scale, void* mono_font, const std::vector<SourceMark>* errors) {
   ImGui::PushID(frame.pane.c_str());
   ImGui::Text("%s  %s", frame.pane.c_str(), source_path.c_str());
   HelpMarker(
         "The kernel as it is compiled for both the GPU and the simulator. Highlighted: the line of\n"
         "the current instruction. Right: this launch's global sectors / ideal and shared wavefronts\n"
         "per line, over the whole launch. Hover a line for all its counters.");
-  ImGui::BeginChild("source##view", ImVec2(0, height - ImGui::GetTextLineHeightWithSpacing()), true,
-                    ImGuiWindowFlags_HorizontalScrollbar);
+  const ImVec4 red(kConflict.r / 255.f, kConflict.g / 255.f, kConflict.b / 255.f, 1);
+  float header_h = ImGui::GetTextLineHeightWithSpacing();
+  if (errors) {
+    ImGui::PushStyleColor(ImGuiCol_Text, red);
+    const float before = ImGui::GetCursorPosY();
+    ImGui::TextWrapped("does not compile: %zu message%s below; the pictures are the last good build",
+                       errors->size(), errors->size() == 1 ? "" : "s");
+    ImGui::PopStyleColor();
+    header_h += ImGui::GetCursorPosY() - before;
+  }
+  ImGui::BeginChild("source##view", ImVec2(0, height - header_h), true, ImGuiWindowFlags_HorizontalScrollbar);
   if (mono_font) ImGui::PushFont(static_cast<ImFont*>(mono_font));
   const uint32_t current = frame.Focus() && frame.trace && frame.Focus()->site < frame.trace->sites.size()
                                ? frame.trace->sites[frame.Focus()->site].line
@@ -40,6 +49,11 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
     const float w = std::max(ImGui::GetContentRegionAvail().x, 200.0f * scale);
     if (number == current)
       ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + line_h), Pack(kHighlight, 70));
+    bool marked = false;
+    if (errors)
+      for (const auto& m : *errors) marked |= m.line == int(number);
+    if (marked)
+      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + line_h), Pack(kConflict, 60));
     ImGui::Text("%3u  %s", number, line.c_str());
     const bool hovered = ImGui::IsItemHovered();
     const sim::Counters* c = nullptr;
@@ -68,13 +82,23 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
       ImGui::TextDisabled("sectors / ideal: 32-byte sectors moved vs the bytes asked for; wf: shared wavefronts");
       ImGui::EndTooltip();
     }
-    if (number == current && (scrolled_to_ != current || scrolled_version_ != frame.version)) {
+    if (errors)
+      for (const auto& m : *errors)
+        if (m.line == int(number)) ImGui::TextColored(red, "     ^ %s", m.text.c_str());
+    if (marked && scrolled_to_ != ~0u - number) {  // a new error: scroll it into view once
+      ImGui::SetScrollHereY(0.35f);
+      scrolled_to_ = ~0u - number;
+    }
+    if (number == current && !errors && (scrolled_to_ != current || scrolled_version_ != frame.version)) {
       if (scrolled_to_ != current) ImGui::SetScrollHereY(0.35f);
       scrolled_to_ = current;
       scrolled_version_ = frame.version;
     }
     ImGui::PopID();
   }
+  if (errors)
+    for (const auto& m : *errors)
+      if (m.line <= 0 || m.line > int(number)) ImGui::TextColored(red, "%s", m.text.c_str());
   if (text.empty()) ImGui::TextDisabled("(source not embedded in this build)");
   if (mono_font) ImGui::PopFont();
   ImGui::EndChild();

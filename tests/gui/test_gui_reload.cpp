@@ -1,0 +1,97 @@
+// The desktop program with a kernel file open, under Xvfb: the file is saved with a syntax error
+// (reported at its line, the last good build stays), then with a new access pattern, and the
+// picture reloads in place at the same step with the new sectors.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Four reads x[(i * STRIDE + 32 r) % n] and one store per thread: five warp instructions.
+std::string Sum4(int stride, bool broken = false) {
+  return "// four strided reads\n"                                                       // 1
+         "__global__ void sum4(Global<float> y, Global<const float> x, int n) {\n"       // 2
+         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"                            // 3
+         + std::string(broken ? "  float s = ;\n" : "  float s = 0.0f;\n") +             // 4
+         "  for (int r = 0; r < 4; ++r)\n"                                               // 5
+         "    if (i < n) s += x[(i * " + std::to_string(stride) + " + r * 32) % n];\n"   // 6
+         "  if (i < n) y[i] = s;\n"                                                      // 7
+         "}\n"
+         "WS_KERNEL(sum4, .title = \"four strided reads\", .teaching_n = 1000) {\n"
+         "  auto x = k.Input<const float>(\"x\", k.n);\n"
+         "  auto y = k.Output<float>(\"y\", k.n);\n"
+         "  k.Launch(dim3((k.n + 127) / 128), dim3(128), sum4, y, x, k.n);\n"
+         "}\n";
+}
+
+void Write(const fs::path& p, const std::string& text) {
+  const fs::path tmp = p.string() + ".new";
+  std::ofstream(tmp, std::ios::binary) << text;
+  fs::rename(tmp, p);  // as editors save: a new file under the old name
+}
+
+std::vector<std::string> Texts(const fs::path& layout) {
+  std::ifstream in(layout);
+  const auto j = nlohmann::json::parse(in);
+  std::vector<std::string> out;
+  for (const auto& t : j["text"]) out.push_back(t["text"].get<std::string>());
+  return out;
+}
+
+bool Has(const std::vector<std::string>& texts, const std::string& s) {
+  for (const auto& t : texts)
+    if (t.find(s) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(GuiReload, SavedFileReloadsInPlaceKeepingTheStepAndErrorsKeepTheLastGoodBuild) {
+  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / ("reload-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "sum4.cu", layout = dir / "layout.json", shot = dir / "shot.png";
+  Write(file, Sum4(1));
+  const std::string cmd = std::string(WARPSCOPE_BINARY) + " open " + file.string() +
+                          " --no-settings --size 1280x720 --scale 1 --step 2 --wait-reload 120 --screenshot " +
+                          shot.string() + " --layout-out " + layout.string() + " --quit 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char line[4096];
+  bool waiting = false;
+  while (!waiting && fgets(line, sizeof line, p)) {
+    out += line;
+    waiting = out.find("to be saved") != std::string::npos;
+  }
+  ASSERT_TRUE(waiting) << out;
+  // A syntax error on line 4: reported there; nothing reloads.
+  Write(file, Sum4(4, true));
+  while (out.find("error") == std::string::npos && fgets(line, sizeof line, p)) out += line;
+  EXPECT_NE(out.find("the first at line 4"), std::string::npos) << out;
+  EXPECT_NE(out.find("showing the last good build"), std::string::npos) << out;
+  // Stride 4: now the picture reloads.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a new modification time on coarse clocks
+  Write(file, Sum4(4));
+  while (fgets(line, sizeof line, p)) out += line;
+  const int status = pclose(p);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  EXPECT_NE(out.find("new picture"), std::string::npos) << out;
+  const auto texts = Texts(layout);
+  // The step stays where it was (the third of five instructions), now with the new pattern:
+  // warp 0's third read is x[4i + 64], floats 64..188 four apart: bytes 256..755, lines 2..5 and
+  // sectors 8..23 — 4 lines, 16 sectors, where stride 1 read one line of 4 sectors.
+  EXPECT_TRUE(Has(texts, "step 2 of 5")) << out;
+  EXPECT_TRUE(Has(texts, "16 sectors (ideal 4)")) << out;
+  EXPECT_FALSE(Has(texts, "does not compile")) << out;
+  fs::remove_all(dir);
+}

@@ -6,6 +6,8 @@
 //   const float* d                        Global<const float> d      (a pointer to global memory)
 //   __shared__ float tile[32][33];        __shared__ Shared<float[32][33]> tile;
 //   reinterpret_cast<const float4*>(p)    global_cast<const float4>(p)
+//   volatile float* g                     Global<volatile float> g   (a volatile pointer)
+//   volatile float* vs = sdata;           Shared<volatile float*> vs = sdata;  (into shared)
 //
 // Everything else is CUDA as usual: threadIdx, blockIdx, blockDim, gridDim, __syncthreads,
 // __syncwarp, __shfl_*_sync, __all/__any/__ballot_sync, atomicAdd, float4 and make_float4,

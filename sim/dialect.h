@@ -85,11 +85,16 @@ struct Pieces {
 
 template <class T> class Global;
 
+// The element's bytes, whatever T's qualifiers (a volatile access is a real one here anyway).
+template <class T>
+void* RawBytes(T* p) { return const_cast<void*>(static_cast<const volatile void*>(p)); }
+
 // One element of a global array, named by an index; reading or writing it is recorded.
+// T may be volatile (Global<volatile float>, CUDA's volatile float*): recorded as such.
 template <class T>
 class GlobalRef {
  public:
-  using Value = std::remove_const_t<T>;
+  using Value = std::remove_cv_t<T>;
   GlobalRef(T* data, int array, uint64_t base, int64_t index, uint64_t count,
             std::source_location loc)
       : data_(data), array_(array), base_(base), index_(index), count_(count), loc_(loc) {}
@@ -98,14 +103,14 @@ class GlobalRef {
     Value v{};
     if (Check()) {
       Record(Op::Load);
-      std::memcpy(&v, &data_[index_], sizeof(Value));
+      std::memcpy(&v, RawBytes(&data_[index_]), sizeof(Value));
     }
     return v;
   }
   const GlobalRef& operator=(const Value& v) const requires(!std::is_const_v<T>) {
     if (Check()) {
       Record(Op::Store);
-      std::memcpy(&data_[index_], &v, sizeof(Value));
+      std::memcpy(RawBytes(&data_[index_]), &v, sizeof(Value));
     }
     return *this;
   }
@@ -144,7 +149,7 @@ class GlobalRef {
     const uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
     for (uint32_t p = 0; p < Pieces<Value>::count; ++p)
       ::ws::sim::detail::RecordGlobal(t, loc_, array_, addr + p * Pieces<Value>::width,
-                                      Pieces<Value>::width, op);
+                                      Pieces<Value>::width, op, std::is_volatile_v<T>);
   }
   T* Data() const { return data_ + index_; }
 
@@ -230,7 +235,8 @@ AtomicResult<T> atomicAdd(Global<T> p, T v, std::source_location loc = std::sour
 }
 
 // ---- shared memory ----------------------------------------------------------------------
-template <class E>
+// One element of a shared array. kVolatile: reached through Shared<volatile T*>.
+template <class E, bool kVolatile = false>
 class SharedRef {
  public:
   SharedRef(E* data, uint64_t* shadow, ::ws::sim::detail::SharedSlot* slot, uint64_t index,
@@ -259,7 +265,8 @@ class SharedRef {
  private:
   bool Access(Op op) const {
     return ::ws::sim::detail::SharedAccess(*t_current, *slot_, loc_, index_, count_, sizeof(E),
-                                           Pieces<E>::width, Pieces<E>::count, op, shadow_);
+                                           Pieces<E>::width, Pieces<E>::count, op, shadow_,
+                                           kVolatile);
   }
   E* data_;
   uint64_t* shadow_;
@@ -268,6 +275,7 @@ class SharedRef {
   std::source_location loc_;
 };
 
+template <class Arr> class Shared;
 template <class Sub, class E>
 class SharedView {
   static constexpr uint64_t kStride = sizeof(std::remove_extent_t<Sub>) / sizeof(E);
@@ -305,7 +313,9 @@ template <class E> constexpr const char* TypeName() {
 // Zero-initialised static storage: no constructor runs, so thread_local access stays cheap.
 template <class Arr>
 class Shared {
-  static_assert(std::is_array_v<Arr>, "Shared<T> takes an array type, e.g. Shared<float[32][33]>");
+  static_assert(std::is_array_v<Arr>,
+                "Shared<T> takes an array type, e.g. Shared<float[32][33]>, or a pointer type, "
+                "e.g. Shared<volatile float*> v = sdata;");
   using E = std::remove_all_extents_t<Arr>;
   static constexpr uint64_t kCount = sizeof(Arr) / sizeof(E);
  public:
@@ -313,9 +323,48 @@ class Shared {
     return SharedView<Arr, E>(data_, shadow_, &slot_, 0, kCount, TypeName<E>())[i];
   }
  private:
+  template <class> friend class Shared;
   E data_[kCount];
   uint64_t shadow_[kCount];
   ::ws::sim::detail::SharedSlot slot_;
+};
+
+// A pointer into a one-dimensional shared array: `Shared<volatile float*> vs = sdata;` is CUDA's
+// `volatile float* vs = sdata;` (the warp-synchronous reduction's pointer); `Shared<float*>`
+// is a plain one. Every access through a volatile one is recorded as volatile, which the race
+// check uses (see "races" in sim/engine.cpp).
+template <class T>
+class Shared<T*> {
+  using E = std::remove_cv_t<T>;
+ public:
+  template <class Arr>
+  Shared(Shared<Arr>& a) : data_(a.data_), shadow_(a.shadow_), slot_(&a.slot_), count_(Shared<Arr>::kCount),
+                           type_(TypeName<E>()) {
+    static_assert(std::rank_v<Arr> == 1 && std::is_same_v<std::remove_extent_t<Arr>, E>,
+                  "a shared pointer points into a one-dimensional shared array of its element "
+                  "type (CUDA: float* p = sdata; for __shared__ float sdata[N])");
+  }
+  template <class U> requires std::is_convertible_v<U*, T*>
+  Shared(const Shared<U*>& o)
+      : data_(o.data_), shadow_(o.shadow_), slot_(o.slot_), count_(o.count_), type_(o.type_),
+        offset_(o.offset_) {}
+  SharedRef<E, std::is_volatile_v<T>> operator[](Index i) const {
+    if (slot_->generation != ::ws::sim::detail::Generation(*t_current))
+      ::ws::sim::detail::RegisterShared(*t_current, *slot_, i.loc, sizeof(E), count_, type_);
+    return SharedRef<E, std::is_volatile_v<T>>(data_, shadow_, slot_, uint64_t(offset_ + i.value),
+                                               count_, i.loc);
+  }
+  Shared operator+(int64_t k) const { Shared p = *this; p.offset_ += k; return p; }
+  Shared operator-(int64_t k) const { Shared p = *this; p.offset_ -= k; return p; }
+
+ private:
+  template <class> friend class Shared;
+  E* data_;
+  uint64_t* shadow_;
+  ::ws::sim::detail::SharedSlot* slot_;
+  uint64_t count_;
+  const char* type_;
+  int64_t offset_ = 0;
 };
 
 // ---- synchronisation and warp-level operations ------------------------------------------

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
@@ -293,6 +294,35 @@ std::atomic<uint64_t> g_block_serial{0};
 
 constexpr size_t kSharedLimit = 48 * 1024;  // static shared memory per block
 
+// ---- races ------------------------------------------------------------------------------
+// A read of a shared word that another thread of the block wrote is a race unless something
+// orders the write before the read (CUDA C++ Programming Guide, "Synchronization Functions",
+// and "Independent Thread Scheduling" in the compute capability 7.x section):
+//  - __syncthreads() between them: every earlier write is ordered (the barrier epoch differs);
+//  - both threads in one warp, and a warp operation that both lanes took part in between
+//    them: __syncwarp(mask) ("guarantees memory ordering among threads participating in the
+//    barrier"), and also a shuffle or vote naming both lanes, which makes the participating
+//    lanes meet there (the Guide does not promise memory ordering for shuffles and votes; the
+//    simulator counts them as ordering so that it never warns about code that waits for the
+//    other lane's value through them). Lanes keep a vector clock over their warp's lanes,
+//    joined at every warp operation, so orderings through a third lane count too;
+//  - both accesses volatile and in one warp: the warp-synchronous idiom of the pre-Volta
+//    Guide (the unrolled last warp of the classic reduction, `volatile float* s = sdata;`).
+//    The Guide's "Independent Thread Scheduling" no longer promises it since Volta, but while
+//    the warp is converged each volatile access is a real load or store issued in program
+//    order for the whole warp, so the value is right on an H100; the simulator does not
+//    report it, and does not check that the warp is converged there.
+// Anything else in one warp is a warp-synchronous race (a warning: the simulator's lockstep
+// gives the lockstep value), and across warps a shared-memory race.
+// The shadow word of an element: block serial tag (24 bits, never 0) | barrier epoch (14) |
+// written through volatile (1) | the writer's own clock (13) | writer + 1 (12). The epoch and
+// the serial wrap harmlessly (a false report needs a word untouched for 16384 barriers or
+// 2^24 blocks); a lane's clock stops at kClockMax warp operations per barrier interval, after
+// which a missing ordering can go unreported, never a present one reported.
+constexpr int kClockMax = 0x1fff;
+constexpr uint64_t SerialTag(uint64_t serial) { return (serial - 1) % 0xffffff + 1; }
+constexpr uint64_t kShadowStampMask = ~0ull << 26;  // serial and barrier epoch
+
 // ---- engine state ----------------------------------------------------------------------
 class EngineImpl {
  public:
@@ -314,6 +344,8 @@ class EngineImpl {
   uint32_t block_linear = 0;
   uint64_t block_serial = 0;
   uint32_t barrier_epoch = 0;
+  // Advances at every block start and barrier: a lane's warp clock from an older era is stale.
+  uint64_t sync_era = 0;
   bool trace_block = false;
   std::vector<Counters> per_site;
   std::unordered_map<uint64_t, uint32_t> site_index;  // (file ptr ^ line/col) -> site
@@ -392,6 +424,17 @@ class EngineImpl {
     t_current = &t;
   }
 
+  // The lane's vector clock over its warp (see "races"), reset when a barrier has passed.
+  uint16_t* Clock(ThreadCtx& t) {
+    if (t.clock_era != sync_era) [[unlikely]] {
+      std::memset(t.clock, 0, sizeof t.clock);
+      t.clock[t.lane] = 1;
+      t.sync_line = 0;
+      t.clock_era = sync_era;
+    }
+    return t.clock;
+  }
+
   void RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32_t bz);
   void RunThreads(uint32_t n);
   void Abandon();
@@ -416,6 +459,7 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
   block_linear = bx + s.grid.x * (by + s.grid.y * bz);
   block_serial = ++g_block_serial;
   barrier_epoch = 0;
+  ++sync_era;
   const auto& sel = opt.selection;
   trace_block = sel.kind == Selection::Kind::All ||
                 ((sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
@@ -585,6 +629,7 @@ void EngineImpl::RunThreads(uint32_t n) {
                  -1, 0, 0);
     ++trace.barriers;
     ++barrier_epoch;
+    ++sync_era;
     for (auto& t : threads)
       if (t.pause == Pause::Barrier) {
         t.pause = Pause::None;
@@ -716,6 +761,7 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   ins.array = e.array();
   if (ins.op != Op::Atomic) ins.op = e.op();
   ins.space = e.space();
+  ins.is_volatile = e.is_volatile();
   ins.width = e.width();
   ins.block = block_linear;
   ins.epoch = KeyEpoch(e.key);
@@ -779,6 +825,23 @@ void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t key) {
       unnamed |= 1u << t.lane;
       if (!first_unnamed) first_unnamed = &t;
     }
+  }
+  // The lanes that take part synchronise with one another (see "races"): each learns what the
+  // others know, then counts one more warp operation of its own.
+  uint16_t joined[kWarpSize] = {};
+  for (uint32_t i = first; i < last; ++i) {
+    if (!(present >> threads[i].lane & 1)) continue;
+    const uint16_t* c = Clock(threads[i]);
+    for (int k = 0; k < kWarpSize; ++k) joined[k] = std::max(joined[k], c[k]);
+  }
+  for (uint32_t i = first; i < last; ++i) {
+    ThreadCtx& t = threads[i];
+    if (!(present >> t.lane & 1)) continue;
+    std::memcpy(t.clock, joined, sizeof joined);
+    t.clock[t.lane] = uint16_t(std::min<int>(joined[t.lane] + 1, kClockMax));
+    t.sync_line = t.pend_loc.line();
+    t.sync_mask = t.xchg_mask;
+    t.sync_op = t.xchg_op;
   }
   const uint32_t absent = named & ~present;
   if (lead && (unnamed || absent)) {
@@ -968,9 +1031,68 @@ void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
   }
 }
 
+namespace {
+// A read of `index` that nothing orders after `writer`'s write (see "races"): the finding.
+void ReportRace(ThreadCtx& t, const SharedSlot& slot, std::source_location loc, uint64_t index,
+                uint64_t addr, uint32_t writer, bool volatile_write, bool volatile_read) {
+  EngineImpl& e = *t.engine;
+  EngineSection section(t);
+  const bool same_warp = writer / kWarpSize == t.warp;
+  const FindingKind kind = same_warp ? FindingKind::WarpSyncRace : FindingKind::SharedRace;
+  const int site = int(e.InternSite(loc));
+  if (e.Seen(kind, site)) return;
+  const auto& a = e.trace.arrays[slot.array];
+  const uint32_t writer_lane = writer % kWarpSize;
+  std::string msg = e.Where(t) + " reads " + a.name + "[" + std::to_string(index) +
+                    "], written by thread " + std::to_string(writer) + " of the block";
+  // The last warp operation this thread passed since the last barrier, if any (Clock forgets
+  // one from before the barrier).
+  e.Clock(t);
+  const bool synced = t.sync_line != 0;
+  std::string last_op;
+  if (synced) {
+    char mask[16];
+    std::snprintf(mask, sizeof mask, "0x%08x", t.sync_mask);
+    last_op = std::string(ToString(t.sync_op)) + "(" + mask + ") at line " +
+              std::to_string(t.sync_line);
+  }
+  if (!same_warp) {
+    msg += ", with no __syncthreads() in between. They are in different warps: the value read "
+           "depends on timing";
+    if (synced)
+      msg += " (the " + last_op + " orders only lanes of one warp; __syncthreads() orders the "
+             "whole block)";
+  } else if (synced && !(t.sync_mask >> writer_lane & 1)) {
+    msg += " (lane " + std::to_string(writer_lane) + " of the same warp). The " + last_op +
+           " leaves lane " + std::to_string(writer_lane) +
+           " out of its mask, so it does not order that lane's write before this read: name "
+           "both lanes in the mask";
+  } else if (synced) {
+    msg += " (lane " + std::to_string(writer_lane) + " of the same warp). The " + last_op +
+           " that this thread passed does not order the write before the read: it came before "
+           "the write, or lane " + std::to_string(writer_lane) +
+           " did not take part in it; it must come between the write and the read";
+  } else {
+    msg += " (lane " + std::to_string(writer_lane) +
+           " of the same warp) with nothing in between that orders the write before the read "
+           "(no __syncwarp, shuffle, vote or __syncthreads). The simulator, like a converged "
+           "warp, runs the warp in lockstep, so the value is right here; but CUDA does not "
+           "promise lockstep since Volta, and ";
+    if (!volatile_write && !volatile_read)
+      msg += "without volatile the compiler may keep the values in registers (the classic "
+             "unrolled last-warp reduction without volatile gives wrong results on an H100)";
+    else
+      msg += std::string("the ") + (volatile_write ? "read" : "write") +
+             " is not volatile, so the compiler may keep the value in a register";
+    msg += ": add __syncwarp() between the write and the read";
+  }
+  e.AddFinding(kind, t, site, msg, slot.array, addr, int64_t(index), true);
+}
+}  // namespace
+
 bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc,
                   uint64_t index, uint64_t count, uint32_t elem_bytes, uint32_t piece_bytes,
-                  uint32_t pieces, Op op, uint64_t* shadow) {
+                  uint32_t pieces, Op op, uint64_t* shadow, bool is_volatile) {
   EngineImpl& e = *t.engine;
   if (index >= count) {
     ReportOutOfBounds(t, loc, slot.array, int64_t(index));
@@ -989,14 +1111,14 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
     ev.key = t.pend_key;
     ev.addr = addr + p * piece_bytes;
     ev.loc = loc;
-    ev.meta = LaneEvent::Meta(slot.array, piece_bytes, op, Space::Shared);
+    ev.meta = LaneEvent::Meta(slot.array, piece_bytes, op, Space::Shared, is_volatile);
   }
-  // Race and initialisation checks, one shadow word per element: the block serial (low 32
-  // bits), barrier epoch and writer + 1 of its last write.
-  const uint64_t stamp = (e.block_serial << 32) | (uint64_t(e.barrier_epoch & 0xfffff) << 12);
+  // Race and initialisation checks, one shadow word per element (see "races").
+  const uint64_t serial = SerialTag(e.block_serial);
+  const uint64_t stamp = serial << 40 | uint64_t(e.barrier_epoch & 0x3fff) << 26;
   uint64_t& sh = shadow[index];
   if (op == Op::Load) {
-    if ((sh >> 32) != uint32_t(e.block_serial)) [[unlikely]] {
+    if ((sh >> 40) != serial) [[unlikely]] {
       // No thread of this block wrote the word: on a GPU it holds whatever was there before.
       EngineSection section(t);
       const int site = int(e.InternSite(loc));
@@ -1010,27 +1132,20 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
                    slot.array, addr, int64_t(index), true);
       return true;
     }
-    if ((sh & ~0xfffull) == stamp && (sh & 0xfff) != 0 && (sh & 0xfff) - 1 != t.linear) {
-      EngineSection section(t);
+    if ((sh & kShadowStampMask) == stamp && (sh & 0xfff) != 0 && (sh & 0xfff) - 1 != t.linear) {
       const uint32_t writer = uint32_t(sh & 0xfff) - 1;
       const bool same_warp = writer / kWarpSize == t.warp;
-      const FindingKind kind = same_warp ? FindingKind::WarpSyncRace : FindingKind::SharedRace;
-      const int site = int(e.InternSite(loc));
-      if (e.Seen(kind, site)) return true;
-      const auto& a = e.trace.arrays[slot.array];
-      std::string msg = e.Where(t) + " reads " + a.name + "[" + std::to_string(index) +
-                        "], written by thread " + std::to_string(writer) +
-                        " of the block with no barrier in between";
-      if (same_warp)
-        msg += ". Both are in one warp, which the simulator (like a converged warp) runs in "
-               "lockstep, so the value is right here; CUDA does not promise it since Volta: "
-               "add __syncwarp() or __syncthreads()";
-      else
-        msg += ". They are in different warps: the value read depends on timing";
-      e.AddFinding(kind, t, site, msg, slot.array, addr, int64_t(index), true);
+      const bool volatile_write = (sh >> 25) & 1;
+      if (same_warp) {
+        const uint16_t write_clock = uint16_t((sh >> 12) & kClockMax);
+        if (e.Clock(t)[writer % kWarpSize] >= write_clock) return true;  // a warp operation
+        if (volatile_write && is_volatile) return true;                 // the volatile idiom
+      }
+      ReportRace(t, slot, loc, index, addr, writer, volatile_write, is_volatile);
     }
   } else {
-    sh = stamp | (t.linear + 1);
+    sh = stamp | uint64_t(is_volatile) << 25 | uint64_t(e.Clock(t)[t.lane]) << 12 |
+         (t.linear + 1);
   }
   return true;
 }

@@ -89,14 +89,16 @@ struct LaneEvent {
   std::source_location loc;  // one pointer; decoded once per instruction
   uint64_t meta;             // array id, width, op and space in one word (one store, see Meta)
 
-  static constexpr uint64_t Meta(int array, uint32_t width, Op op, Space space) {
+  static constexpr uint64_t Meta(int array, uint32_t width, Op op, Space space,
+                                 bool is_volatile = false) {
     return uint64_t(uint32_t(array)) | uint64_t(width) << 32 | uint64_t(op) << 40 |
-           uint64_t(space) << 48;
+           uint64_t(space) << 48 | uint64_t(is_volatile) << 56;
   }
   int array() const { return int32_t(uint32_t(meta)); }
   uint8_t width() const { return uint8_t(meta >> 32); }
   Op op() const { return Op((meta >> 40) & 0xff); }
   Space space() const { return Space((meta >> 48) & 0xff); }
+  bool is_volatile() const { return (meta >> 56) & 1; }
   void SetOp(Op o) { meta = (meta & ~(0xffull << 40)) | uint64_t(o) << 40; }
 };
 
@@ -125,6 +127,13 @@ struct ThreadCtx {
   uint32_t xchg_mask = 0;
   WarpOp xchg_op = WarpOp::SyncWarp;
   int xchg_arg = 0, xchg_width = 32;
+  // Warp-level ordering since the last barrier (see "races" in engine.cpp), valid while
+  // clock_era is the engine's: a vector clock over the lanes of the warp (what this lane knows
+  // of each lane's count of warp operations), and the last warp operation this lane passed.
+  uint64_t clock_era = 0;
+  uint16_t clock[kWarpSize] = {};
+  uint32_t sync_line = 0, sync_mask = 0;
+  WarpOp sync_op = WarpOp::SyncWarp;
   LaneEvent buf[kChunk];
   bool Empty() const { return head == size; }
 };
@@ -156,13 +165,13 @@ void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_
                       uint32_t width);
 
 inline void RecordGlobal(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
-                         uint32_t width, Op op) {
+                         uint32_t width, Op op, bool is_volatile = false) {
   if (t.size == kChunk) ChunkCheck(t);
   LaneEvent& e = t.buf[t.size++];
   e.key = NextKey(t, loc, OpCode(op, Space::Global));
   e.addr = addr;
   e.loc = loc;
-  e.meta = LaneEvent::Meta(array, width, op, Space::Global);
+  e.meta = LaneEvent::Meta(array, width, op, Space::Global, is_volatile);
 }
 
 // Marks the lane's most recent atomic as ATOM (its result was used) instead of RED.
@@ -179,10 +188,11 @@ void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
                     uint32_t elem_bytes, uint64_t count, const char* type);
 uint64_t Generation(ThreadCtx& t);
 // Pauses until the warp's lanes issue this shared access together, records it and checks
-// races against the shadow word (one per element). Returns false if it must be suppressed.
+// races against the shadow word (one per element). `is_volatile`: made through a volatile
+// pointer (Shared<volatile T*>). Returns false if it must be suppressed.
 bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc,
                   uint64_t index, uint64_t count, uint32_t elem_bytes, uint32_t piece_bytes,
-                  uint32_t pieces, Op op, uint64_t* shadow);
+                  uint32_t pieces, Op op, uint64_t* shadow, bool is_volatile = false);
 
 void SyncThreads(ThreadCtx& t, std::source_location loc);
 void SyncWarp(ThreadCtx& t, uint32_t mask, std::source_location loc);

@@ -59,6 +59,7 @@ struct WarpInstruction {
   uint32_t block = 0;       // linear block index
   uint32_t warp = 0;        // warp index within the block
   uint32_t epoch = 0;       // loop iteration as seen by the grouping (backward jumps in source)
+  bool is_volatile = false;  // made through a volatile pointer (every such access is a real one)
   std::array<uint64_t, kWarpSize> addr;  // per lane; meaningful where mask has the bit
   // Cost, filled in by the memory rules:
   uint16_t sectors = 0;        // global: distinct 32-byte sectors

@@ -4,6 +4,7 @@
 // volatile).
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -173,8 +174,11 @@ TEST(Reductions, Reduce6MultipleElementsPerThread) {
 
 namespace {
 // The line of the first occurrence of `text` after the line holding `after`, in `file`.
+// The site records the path the compiler was given, which may be relative to the build folder;
+// the file is read from this source tree, by its name.
 unsigned LineOf(const std::string& file, const std::string& after, const std::string& text) {
-  std::ifstream in(file);
+  std::ifstream in(std::string(WARPSCOPE_TESTS_DIR) + "/" +
+                   std::filesystem::path(file).filename().string());
   std::string line;
   unsigned no = 0;
   bool seen = false;

@@ -17,7 +17,6 @@ struct SimOutcome {
 
 struct FamilyEntry {
   FamilyInfo info;
-  std::function<Work(int n)> work;
   std::function<Check(sim::Engine& engine, const std::string& variant, const RunRequest& request)> simulate;
   bool from_file = false;  // a kernel file opened at run time (kernels/user_file.h): info.name is its path
 };

@@ -1,5 +1,6 @@
 // Every family compiled by nvcc: the kernels see the CUDA dialect (plain pointers and arrays)
-// and run through CudaBackend. Also the device session: opening the GPU, its ceilings, and
+// and run through CudaBackend; the families are the ones the simulator has, found the same way
+// (kernels/discover_catalog.cmake, kernels/declare.h). Also the device session: opening the GPU, its ceilings, and
 // turning CUDA failures into messages so that one bad variant never stops the program.
 #include <cuda_runtime.h>
 
@@ -10,31 +11,25 @@
 #include "kernels/common.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/cuda_session.h"
+#include "kernels/declare.h"
 #include "kernels/gpu_runner.h"
 
 namespace ws::kernels::cudak {
 using namespace ::ws::dialect;
-using B = CudaBackend;
-#define WS_FAMILY_INCLUDES
-#include "kernels/families.inc"
-#undef WS_FAMILY_INCLUDES
+using Backend = CudaBackend;
+#include "generated/catalog.inc"
 }  // namespace ws::kernels::cudak
 
 namespace ws::kernels {
 namespace {
 
-struct CudaFamily {
-  const char* name;
-  Check (*run)(CudaBackend&, const std::string&, const RunRequest&);
-};
-
-const std::vector<CudaFamily>& CudaFamilies() {
-  static const std::vector<CudaFamily> families = {
-#define WS_FAMILY(f) {#f, cudak::f::Run<cudak::B>},
-#include "kernels/families.inc"
-#undef WS_FAMILY
-  };
-  return families;
+// The GPU build of a catalog variant (nullptr where there is none).
+const DeclaredVariant<CudaBackend>* CudaVariant(const VariantRef& v) {
+  for (const auto& f : DeclaredFamilies<CudaBackend>())
+    if (f.name == v.family->info.name)
+      for (const auto& d : f.variants)
+        if (d.name == v.variant->name) return &d;
+  return nullptr;
 }
 
 std::string VersionText(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
@@ -111,16 +106,14 @@ class Session final : public CudaSession {
       t.error = where + "not run: an earlier launch never finished and still occupies the device";
       return t;
     }
-    const CudaFamily* fam = nullptr;
-    for (const auto& f : CudaFamilies())
-      if (v.family->info.name == f.name) fam = &f;
-    if (!fam) {
-      t.error = where + "this family has no GPU build";
+    const DeclaredVariant<CudaBackend>* gpu = v.family->from_file ? nullptr : CudaVariant(v);
+    if (!gpu) {
+      t.error = where + "this variant has no GPU build";
       return t;
     }
     try {
       CudaBackend b(o, o.flush_l2 ? flush_.get() : nullptr, stream_);
-      t.check = fam->run(b, v.variant->name, r);
+      t.check = gpu->run(b, r);
       const auto& ls = b.launches();
       t.launches = int(ls.size());
       if (!ls.empty()) {

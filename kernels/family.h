@@ -7,11 +7,20 @@
 #include <string>
 #include <vector>
 
+#include "sim/trace.h"
+
 namespace ws::kernels {
 
 // A request the program cannot honour (unknown variant, size, block shape): shown as is.
 struct BadRequest : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// Bytes a variant must move and operations it must do, for GB/s and Gop/s.
+struct Work {
+  double bytes = 0;
+  double ops = 0;
+  std::string ops_meaning;
 };
 
 struct VariantInfo {
@@ -22,6 +31,8 @@ struct VariantInfo {
   // Where the code nvcc emits differs from the source as the simulator runs it (a load hoisted,
   // a branch predicated away). Empty where no difference is known. See docs/FIDELITY.md.
   std::string on_hardware;
+  Work (*work)(double n) = nullptr;     // bytes and operations at size n (nullptr: not stated)
+  std::vector<sim::FindingKind> warns;  // warnings the lesson shows on purpose
 };
 
 struct FamilyInfo {
@@ -33,7 +44,11 @@ struct FamilyInfo {
   int max_sim_n = 0;  // largest size the simulator accepts (memory cap, see README)
   std::string size_meaning;  // what n means: "n x n matrix"
   std::vector<VariantInfo> variants;
+  bool arithmetic_bound = false;  // GPU timings as % of the FP32 peak, not of the copy bandwidth
 };
+
+// What a variant must move and do at size n (zero where it says nothing).
+inline Work WorkOf(const VariantInfo& v, int n) { return v.work ? v.work(double(n)) : Work{}; }
 
 struct Block { unsigned x = 0, y = 1, z = 1; bool Set() const { return x != 0; } };
 
@@ -49,13 +64,6 @@ struct Check {
   double max_abs_error = 0, max_rel_error = 0;
   uint64_t mismatches = 0;
   std::string detail;
-};
-
-// Bytes the family must move and operations it must do, for GB/s and Gop/s.
-struct Work {
-  double bytes = 0;
-  double ops = 0;
-  std::string ops_meaning;
 };
 
 }  // namespace ws::kernels

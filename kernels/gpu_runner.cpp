@@ -46,12 +46,6 @@ std::string Today() {
   return b;
 }
 
-// Families whose inner loop is arithmetic: % of peak is of the FP32 lane rate, counting each
-// operation of Work::ops as one instruction per lane (shortcut: one add and one min per step;
-// pairs: one subtraction and one addition per pair, the |.| being an operand modifier).
-// Every other family moves data: % of peak is of the device-to-device copy bandwidth.
-bool ArithmeticBound(const FamilyEntry& f) { return f.info.name == "shortcut" || f.info.name == "pairs"; }
-
 std::string Figure(double v, const char* unit) {
   char b[48];
   std::snprintf(b, sizeof b, v >= 100 ? "%.0f %s" : "%.3g %s", v, unit);
@@ -60,14 +54,18 @@ std::string Figure(double v, const char* unit) {
 
 // `copy_gbps`: the copy bandwidth measured with these timings (recorded files keep one per
 // family's run; a fresh run measures one for all).
-void Derive(Timing& t, const FamilyEntry& f, const BenchReport& r, double copy_gbps) {
-  const Work w = f.work(t.n);
+// A family that says it is arithmetic-bound (FamilyInfo::arithmetic_bound: shortcut, one add and
+// one min per step; pairs, one subtraction and one addition per pair, the |.| being an operand
+// modifier) is measured against the FP32 lane rate, counting each operation of Work::ops as one
+// instruction per lane. Every other family moves data: % of the device-to-device copy bandwidth.
+void Derive(Timing& t, const VariantRef& v, const BenchReport& r, double copy_gbps) {
+  const Work w = WorkOf(*v.variant, t.n);
   const double s = t.ms_median * 1e-3;
   if (s <= 0) return;
   t.gbps = w.bytes / s / 1e9;
   t.gops = w.ops / s / 1e9;
   t.pct_of_peak = 0;
-  if (ArithmeticBound(f) && w.ops > 0) {
+  if (v.family->info.arithmetic_bound && w.ops > 0) {
     t.peak = r.fp32_lane_gops;
     t.peak_meaning = "FP32 lane peak (" + std::to_string(r.sm_count) + " SMs x 128 lanes x clock), " + w.ops_meaning;
     t.rate = t.gops;
@@ -178,7 +176,7 @@ struct GpuRunner::Impl {
         }
         if (t.error.empty() && !t.check.passed)
           t.error = ids[i] + " at n=" + std::to_string(t.n) + ": wrong result: " + t.check.detail;
-        Derive(t, *v.family, report, report.copy_gbps);
+        Derive(t, v, report, report.copy_gbps);
       } catch (const std::exception& e) {
         t.error = e.what();
       }
@@ -326,7 +324,7 @@ std::optional<BenchReport> LoadRecorded(const std::string& path, std::string* wh
       try {
         const VariantRef v = FindVariant(t.variant);
         const bool copy_peak = t.peak > 0 && t.peak_meaning.rfind("device-to-device", 0) == 0;
-        Derive(t, *v.family, r, copy_peak ? t.peak : r.copy_gbps);
+        Derive(t, v, r, copy_peak ? t.peak : r.copy_gbps);
       } catch (const BadRequest&) {
         // A variant this build no longer has: keep the file's figures.
       }

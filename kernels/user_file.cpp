@@ -251,7 +251,6 @@ FamilyEntry MakeFamily(const std::string& file, std::shared_ptr<Library> lib) {
       info.title = k.info.family_title;
     info.variants.push_back({k.name, k.info.title, k.info.watch ? k.info.watch : "", file, ""});
   }
-  f.work = [](int) { return Work{}; };
   f.simulate = [lib](sim::Engine& engine, const std::string& variant, const RunRequest& request) -> Check {
     for (const auto& k : lib->kernels) {
       if (variant != k.name) continue;

@@ -13,3 +13,8 @@ __global__ void read_float4(Global<const RayState> rays, Global<float> out, int 
     out[rayidx] = RaySum(raypos, raydir, data.x, __float_as_int(data.y));
   }
 }
+
+WS_VARIANT(float4, .order = 2, .title = "As two float4 (two 16-byte loads)",
+           .watch = "Two load requests per warp, each covering 32 sectors with 16 bytes per lane.") {
+  return RunAlignment(b, r, read_float4);
+}

@@ -8,3 +8,8 @@ __global__ void read_scalar(Global<const RayState> rays, Global<float> out, int 
     out[rayidx] = RaySum(s.pos, s.dir, s.minDist, s.triangleID);
   }
 }
+
+WS_VARIANT(scalar, .order = 1, .title = "Field by field (eight 4-byte loads)",
+           .watch = "Eight load requests per warp, each touching 32 sectors.") {
+  return RunAlignment(b, r, read_scalar);
+}

@@ -1,34 +1,18 @@
 // divergence (seed 003): a data-dependent branch inside a warp, and the seed's branch-free
-// rewrite with stride-2 loops. Included once per back end, inside that back end's namespace,
-// with the dialect in scope.
-namespace divergence {
-
-#include "kernels/divergence/divergent.cuh"
-#include "kernels/divergence/split.cuh"
-
+// rewrite with stride-2 loops. The lesson, its CPU reference and the launch both variants
+// share; each variant is a .cuh of this folder (kernels/declare.h).
 constexpr unsigned kBlock = 256;      // threads per block (the seed does not say)
 constexpr unsigned kMaxBlocks = 1024; // grid-stride loop: at most 256 Ki threads in flight
 
-inline FamilyInfo Info() {
-  return {"divergence", "Branch divergence vs strided access",
-          "A branch on the data switches off half of a warp's lanes at a time; splitting the "
-          "work into two loops by index keeps every lane busy but reads with stride 2.",
+WS_FAMILY(.order = 3, .title = "Branch divergence vs strided access",
+          .story = "A branch on the data switches off half of a warp's lanes at a time; splitting the "
+                   "work into two loops by index keeps every lane busy but reads with stride 2.",
           // Teaching 4096: 2 blocks, each thread 8 iterations of the grid-stride loop.
           // Timing 64 Mi ints, as measured in DESIGN.md. Simulation cap 16 Mi.
-          4096, 64 << 20, 16 << 20, "n ints (drawn 32 to a row: one 128-byte line)",
-          {{"divergent", "Branch on the value's parity",
-            "Even lanes run one branch, odd lanes the other: each branch store has 16 of 32 "
-            "lanes active.",
-            "kernels/divergence/divergent.cuh",
-            "nvcc predicates this branch away: each iteration is one 32-lane load and one 32-lane "
-            "store (a select picks *2 or /2), not two half-warp branches. The simulator shows the "
-            "branch as written; divergence costs less on the GPU than the picture suggests."},
-           {"split", "Two loops, by index parity",
-            "No divergence; each request reads every second int: 8 sectors for 4 sectors of data.",
-            "kernels/divergence/split.cuh"}}};
-}
-
-inline Work WorkFor(int n) { return {2.0 * double(n) * sizeof(int), double(n), "elements"}; }
+          .teaching_n = 4096, .timing_n = 64 << 20, .max_sim_n = 16 << 20,
+          .size_meaning = "n ints (drawn 32 to a row: one 128-byte line)",
+          // Each int read once and written once; one update per element.
+          .work = [](double n) { return Work{2.0 * n * sizeof(int), n, "elements"}; });
 
 // The grid: enough blocks for 8 elements per thread, at most kMaxBlocks.
 inline unsigned Blocks(int n) {
@@ -36,23 +20,19 @@ inline unsigned Blocks(int n) {
   return blocks < 1 ? 1 : (blocks > kMaxBlocks ? kMaxBlocks : blocks);
 }
 
-template <class B>
-Check Run(B& b, const std::string& variant, const RunRequest& r) {
+// Runs kernel(array, n) over random non-zero ints whose parity is their index's (so that both
+// variants do the same work: even values sit at even indices) and checks the CPU's answer: even
+// values doubled, odd ones halved.
+template <class K>
+Check RunDivergence(Backend& b, const RunRequest& r, K kernel) {
   const int n = r.n;
   RequireBlock(r.block, kBlock, 1, "the family's fixed grid-stride launch");
-  // Random non-zero ints whose parity is their index's, so that both variants do the same
-  // work: even values sit at even indices.
   auto host = RandomInts(size_t(n), r.seed, -1000, 1000);
   for (int i = 0; i < n; ++i) host[i] = 2 * host[i] + (i % 2);
   const unsigned cols = n < 32 ? unsigned(n) : 32u;  // a row is one 128-byte line
-  auto array = b.template Upload<int>("array", "int", host, CeilDiv(n, cols), cols);
-  const dim3 grid(Blocks(n)), block(kBlock);
-  if (variant == "divergent") b.Launch(grid, block, divergent, array, n);
-  else if (variant == "split") b.Launch(grid, block, split, array, n);
-  else throw BadRequest("divergence has no variant '" + variant + "'");
+  auto array = b.Upload<int>("array", "int", host, CeilDiv(n, cols), cols);
+  b.Launch(dim3(Blocks(n)), dim3(kBlock), kernel, array, n);
   std::vector<int> want(host);
   for (auto& v : want) v = v % 2 == 0 ? v * 2 : v / 2;
   return Compare(b.Download(array), want);
 }
-
-}  // namespace divergence

@@ -12,3 +12,8 @@ __global__ void split(Global<int> array, int nNumbers) {
   for (int i = idx; i < nNumbers; i += blockDim.x*gridDim.x*2)
     array[i] /= 2;
 }
+
+WS_VARIANT(split, .order = 2, .title = "Two loops, by index parity",
+           .watch = "No divergence; each request reads every second int: 8 sectors for 4 sectors of data.") {
+  return RunDivergence(b, r, split);
+}

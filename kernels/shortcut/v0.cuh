@@ -15,3 +15,9 @@ __global__ void shortcut_v0(Global<float> r, Global<const float> d, int n) {
   }
   r[n*i + j] = v;
 }
+
+WS_VARIANT(v0, .order = 1, .title = "V0: i from threadIdx.x (poor)",
+           .watch = "A warp's lanes have 16 different i: the read of d[n*i + k] touches 16 lines for "
+                    "16 floats.") {
+  return RunOnePerThread(b, r, shortcut_v0);
+}

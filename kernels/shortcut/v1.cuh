@@ -15,3 +15,8 @@ __global__ void shortcut_v1(Global<float> r, Global<const float> d, int n) {
   }
   r[n*j + i] = v;
 }
+
+WS_VARIANT(v1, .order = 3, .title = "V1: i and j swapped (coalesced)",
+           .watch = "Consecutive lanes read consecutive floats: 16 floats in one line instead of 16 lines.") {
+  return RunOnePerThread(b, r, shortcut_v1);
+}

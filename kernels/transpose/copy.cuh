@@ -9,3 +9,8 @@ __global__ void copy_kernel(Global<const float> in, Global<float> out, int width
     out[index] = in[index];
   }
 }
+
+WS_VARIANT(copy, .order = 1, .title = "Copy (baseline, no transpose)",
+           .watch = "Reads and writes along rows: the bandwidth every transpose should approach.") {
+  return RunTranspose(b, r, copy_kernel, tile_dim, tile_dim, kOnePerElement, /*copy=*/true);
+}

@@ -10,3 +10,8 @@ __global__ void transpose_naive_kernel(Global<const float> in, Global<float> out
     out[out_index] = in[in_index];
   }
 }
+
+WS_VARIANT(naive, .order = 2, .title = "Naive transpose",
+           .watch = "Reads along rows, writes down columns: each store touches 32 sectors in 32 lines.") {
+  return RunTranspose(b, r, transpose_naive_kernel, tile_dim, tile_dim, kOnePerElement);
+}

@@ -14,3 +14,8 @@ __global__ void transpose_SM_kernel(Global<const float> in, Global<float> out, i
   if (out_x < height && out_y < width)
     out[out_y * height + out_x] = tile[threadIdx.x][threadIdx.y];
 }
+
+WS_VARIANT(shared, .order = 3, .title = "Shared-memory tile",
+           .watch = "Both global sides coalesced; the tile is read down a column: a 32-way bank conflict.") {
+  return RunTranspose(b, r, transpose_SM_kernel, tile_dim, tile_dim, kOnePerElement);
+}

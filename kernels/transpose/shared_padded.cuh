@@ -13,3 +13,8 @@ __global__ void transpose_SM_nobc_kernel(Global<const float> in, Global<float> o
   if (out_x < height && out_y < width)
     out[out_y * height + out_x] = tile[threadIdx.x][threadIdx.y];
 }
+
+WS_VARIANT(shared_padded, .order = 4, .title = "Shared-memory tile, padded",
+           .watch = "tile[32][33]: the column read is conflict-free.") {
+  return RunTranspose(b, r, transpose_SM_nobc_kernel, tile_dim, tile_dim, kOnePerElement);
+}

@@ -1,0 +1,175 @@
+// The catalog finds its lessons by itself: a throw-away family written to a temporary folder is
+// found by the same generator the build runs (kernels/discover_catalog.cmake), compiled with the
+// host compiler against the built libraries, and then listed, simulated and checked like a
+// family of the repository. A folder that breaks the rules is refused with a message.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string t = (fs::temp_directory_path() / "ws-discovery-XXXXXX").string();
+    if (mkdtemp(t.data())) path = t;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove_all(path, ec);
+  }
+};
+
+void Write(const fs::path& file, const std::string& text) {
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << text;
+}
+
+std::string Read(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs a shell command; its exit status, with stdout and stderr in *out.
+int Shell(const std::string& cmd, std::string* out) {
+  out->clear();
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return -1;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out->append(buf.data(), n);
+  return pclose(p);
+}
+
+int Discover(const fs::path& root, std::string* log) {
+  return Shell(std::string(WS_CMAKE) + " -DROOT=" + root.string() + " -DOUT=" + (root / "generated/catalog.inc").string() +
+                 " -P " + WS_SOURCE_DIR + "/kernels/discover_catalog.cmake",
+             log);
+}
+
+// A family as README "Adding a kernel" describes it: family.inl with WS_FAMILY and the CPU
+// reference, a helper .cuh it includes, and one variant file.
+void WriteThrowAwayFamily(const fs::path& root) {
+  Write(root / "kernels/throwaway/family.inl", R"(// throwaway: written by a test.
+#include "kernels/throwaway/factor.cuh"
+WS_FAMILY(.order = 0, .title = "Throw-away family", .story = "Written by the discovery test.",
+          .teaching_n = 1000, .timing_n = 1 << 20, .max_sim_n = 1 << 20, .size_meaning = "n floats",
+          .work = [](double n) { return Work{8 * n, n, "products"}; });
+)");
+  Write(root / "kernels/throwaway/factor.cuh", "// A helper, not a variant.\nconstexpr float kFactor = 2.0f;\n");
+  Write(root / "kernels/throwaway/scale.cuh", R"(// throwaway/scale: out[i] = 2 in[i], one element per thread.
+__global__ void scale(Global<const float> in, Global<float> out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = kFactor * in[i];
+}
+
+WS_VARIANT(scale, .order = 1, .title = "Scale by two", .watch = "One line per warp.") {
+  const auto host = RandomFloats(size_t(r.n), r.seed);
+  auto in = b.Upload<const float>("in", "float", host, 1, r.n);
+  auto out = b.Alloc<float>("out", "float", size_t(r.n), 1, r.n);
+  const dim3 grid(CeilDiv(r.n, 256)), block(256);
+  b.Launch(grid, block, scale, in, out, r.n);
+  std::vector<float> want(host);
+  for (auto& x : want) x *= kFactor;
+  return Compare(b.Download(out), want);
+}
+)");
+}
+
+TEST(CatalogDiscovery, AFamilyInANewFolderIsFoundCompiledAndSimulated) {
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path.empty());
+  WriteThrowAwayFamily(tmp.path);
+  std::string log;
+  ASSERT_EQ(Discover(tmp.path, &log), 0) << log;
+  const std::string inc = Read(tmp.path / "generated/catalog.inc");
+  EXPECT_NE(inc.find("#include \"kernels/throwaway/family.inl\""), std::string::npos) << inc;
+  EXPECT_NE(inc.find("#include \"kernels/throwaway/scale.cuh\""), std::string::npos) << inc;
+  EXPECT_EQ(inc.find("factor.cuh"), std::string::npos) << "a helper is not a variant:\n" << inc;
+
+  // A program holding the throw-away family as sim_families.cpp holds the repository's, linked
+  // with the built libraries (which bring the repository's families).
+  Write(tmp.path / "main.cpp", R"(#include <cstdio>
+#include "kernels/catalog.h"
+#include "kernels/common.h"
+#include "kernels/declare.h"
+#include "kernels/sim_backend.h"
+namespace ws::kernels::discovered {
+using namespace ::ws::dialect;
+using Backend = SimBackend;
+#include "generated/catalog.inc"
+}
+int main() {
+  using namespace ws;
+  const auto& first = kernels::Catalog().front().info;
+  std::printf("first %s, %zu variant(s), %zu families\n", first.name.c_str(), first.variants.size(),
+              kernels::Catalog().size());
+  const auto v = kernels::FindVariant("throwaway/scale");
+  std::printf("title %s; source %s; bytes at 1000: %g\n", v.variant->title.c_str(), v.variant->source.c_str(),
+              kernels::WorkOf(*v.variant, 1000).bytes);
+  for (int n : {3, 1000}) {
+    kernels::RunRequest req;
+    req.n = n;
+    sim::LaunchOptions o;
+    o.selection.kind = sim::Selection::Kind::None;
+    const auto out = kernels::Simulate(v, req, o);
+    std::printf("n %d: %s, %llu loads, %llu sectors\n", n, out.check.passed ? "passed" : out.check.detail.c_str(),
+                (unsigned long long)out.trace.total.global_requests[0],
+                (unsigned long long)out.trace.total.global_sectors[0]);
+  }
+}
+)");
+  const std::string exe = (tmp.path / "discovered").string();
+  ASSERT_EQ(Shell(std::string(WS_HOST_CXX) + " -std=c++20 -O0 " + WS_EXTRA_FLAGS + " -I" + WS_SOURCE_DIR + " -I" +
+                    tmp.path.string() + " " + (tmp.path / "main.cpp").string() + " " + WS_LINK_LIBS +
+                    " -lboost_context -ldl -pthread -o " + exe,
+                &log),
+            0)
+      << log;
+  ASSERT_EQ(Shell(exe, &log), 0) << log;
+  // .order = 0 puts it before the seeds' first lesson (order 1).
+  EXPECT_NE(log.find("first throwaway, 1 variant(s)"), std::string::npos) << log;
+  // Work: 8 bytes per element (a float read, a float written): 8000 at n = 1000.
+  EXPECT_NE(log.find("title Scale by two; source kernels/throwaway/scale.cuh; bytes at 1000: 8000"), std::string::npos)
+      << log;
+  // n = 3: one block, one warp, one load of 3 lanes in one sector.
+  EXPECT_NE(log.find("n 3: passed, 1 loads, 1 sectors"), std::string::npos) << log;
+  // n = 1000: 4 blocks of 256 = 32 warps, one load each. Warps 0-30 read 128 aligned bytes
+  // (4 sectors); warp 31 reads elements 992-999, 32 bytes at byte 3968 = 124 * 32 (1 sector):
+  // 31 * 4 + 1 = 125 sectors.
+  EXPECT_NE(log.find("n 1000: passed, 32 loads, 125 sectors"), std::string::npos) << log;
+}
+
+TEST(CatalogDiscovery, AVariantWithoutItsFamilyFileIsRefused) {
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path.empty());
+  WriteThrowAwayFamily(tmp.path);
+  fs::remove(tmp.path / "kernels/throwaway/family.inl");
+  std::string log;
+  EXPECT_NE(Discover(tmp.path, &log), 0);
+  // (CMake wraps the message's lines.)
+  EXPECT_NE(log.find("kernels/throwaway/scale.cuh declares a variant"), std::string::npos) << log;
+  EXPECT_NE(log.find("no family.inl"), std::string::npos) << log;
+}
+
+TEST(CatalogDiscovery, AFamilyWithoutVariantsIsRefused) {
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path.empty());
+  WriteThrowAwayFamily(tmp.path);
+  fs::remove(tmp.path / "kernels/throwaway/scale.cuh");
+  std::string log;
+  EXPECT_NE(Discover(tmp.path, &log), 0);
+  EXPECT_NE(log.find("kernels/throwaway: no .cuh file declares a variant"), std::string::npos) << log;
+}
+
+}  // namespace

@@ -24,6 +24,7 @@
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
 #include "kernels/user_file.h"
+#include "kernels/user_file_gpu.h"
 
 namespace ws::app {
 namespace {
@@ -250,10 +251,14 @@ int Bench(const std::string& what, int n, int runs, const std::string& json_path
     return kNoCudaDevice;
   }
   if (kernels::IsKernelFileRef(what)) {
-    // The file compiled for the simulator (FindVariant above); its GPU build is not made yet.
-    std::cerr << "warpscope: " << what << " compiles for the simulator; timing a kernel file on the GPU is "
-                 "not supported yet (warpscope stats " << what << " gives its counters)\n";
-    return kNoCudaDevice;
+    // The file compiled for the simulator (FindVariant above, so its description is checked);
+    // now built for the GPU with nvcc and timed in a process of its own.
+    const auto report = kernels::TimeKernelFileOnGpu(what, n, runs);
+    PrintBench(std::cout, report);
+    if (!json_path.empty() && !kernels::SaveReport(report, json_path, &why)) throw std::runtime_error(why);
+    for (const auto& t : report.timings)
+      if (!t.error.empty() || !t.check.passed) return kFailed;
+    return kOk;
   }
   const auto s = MeasureOnGpu(ids, n, runs, single_launch);
   if (s.report.device.empty()) {  // the device would not open

@@ -49,6 +49,18 @@ uint64_t Fnv(const std::string& s, uint64_t h = 1469598103934665603ull) {
   return h;
 }
 
+// nvcc for a kernel file's GPU build: $WARPSCOPE_NVCC, else the one that built warpscope, else
+// the toolkit's usual place, else the PATH's.
+std::string Nvcc() {
+  if (const char* c = std::getenv("WARPSCOPE_NVCC"); c && *c) return c;
+  std::error_code ec;
+#ifdef WARPSCOPE_NVCC
+  if (fs::exists(WARPSCOPE_NVCC, ec)) return WARPSCOPE_NVCC;
+#endif
+  if (fs::exists("/usr/local/cuda/bin/nvcc", ec)) return "/usr/local/cuda/bin/nvcc";
+  return "nvcc";
+}
+
 std::string Compiler() {
   if (const char* c = std::getenv("WARPSCOPE_CXX"); c && *c) return c;
 #ifdef WARPSCOPE_HOST_CXX
@@ -139,7 +151,10 @@ fs::path HeaderDir() {
 // Reads "file:line:col: error: message" lines. A message in another file (a header) is placed at
 // the user's line named in its context: the "required from here" before it (a template) or the
 // "in expansion of macro" note after it (WS_KERNEL's fields).
-std::vector<Diagnostic> ParseDiagnostics(const std::string& log, const std::string& file) {
+std::vector<Diagnostic> ParseDiagnostics(const std::string& given_log, const std::string& file) {
+  // nvcc's front end writes "file(12): error: message": read it as the host compiler's form.
+  static const std::regex nvcc_re(R"(^(.*?)\((\d+)\): (error|warning)(.*)$)", std::regex::multiline);
+  const std::string log = std::regex_replace(given_log, nvcc_re, "$1:$2:1: $3$4");
   static const std::regex line_re(R"(^(.*?):(\d+):(\d+): *(fatal error|error|warning|note|required from here|required from)(:?)(.*)$)");
   std::vector<Diagnostic> out;
   int ctx_line = 0, ctx_col = 0;  // the user's line named since the last message
@@ -384,6 +399,51 @@ LoadedKernelFile LoadKernelFile(const std::string& given) {
   out.family = &reg.families.back();
   out.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
+}
+
+std::string BuildKernelFileForGpu(const std::string& given) {
+  const std::string file = KernelFileKey(given);
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) throw BadRequest("no kernel file " + given);
+  const std::string text = ReadText(file);
+  const fs::path include = HeaderDir();
+  std::string quoted;
+  for (char c : file) { if (c == '"' || c == '\\') quoted += '\\'; quoted += c; }
+  const std::string compiled = "#include \"kernels/user_gpu_main.h\"\n#line 1 \"" + quoted + "\"\n" + text;
+  const std::string hash = Hex(Fnv(compiled, Fnv(Nvcc(), Fnv(include.string()))));
+  const fs::path build = fs::path(KernelCacheDir()) / "build";
+  fs::create_directories(build, ec);
+  const fs::path exe = build / ("kernel-" + hash + "-gpu");
+  if (fs::exists(exe, ec)) return exe.string();
+  const fs::path src = build / ("kernel-" + hash + "-gpu.cu");
+  const std::string tag = std::to_string(getpid());
+  const fs::path tmp_exe = exe.string() + ".tmp" + tag, log_path = build / ("kernel-" + hash + "-gpu.log" + tag);
+  WriteAtomically(src, compiled);
+  // One architecture, the device's own (a GPU build is only made where a device answers).
+  const std::vector<std::string> argv{Nvcc(), "-std=c++20", "-O2", "-arch=native", "--expt-relaxed-constexpr",
+                                      "-I" + include.string(), "-x", "cu", src.string(), "-o", tmp_exe.string()};
+  int rc = 0;
+  try {
+    rc = RunProgram(argv, log_path);
+  } catch (const BadRequest&) {
+    throw BadRequest("no nvcc to build " + given + " for the GPU (set WARPSCOPE_NVCC to the CUDA compiler)");
+  }
+  const std::string log = ReadText(log_path);
+  fs::remove(log_path, ec);
+  if (rc != 0) {
+    fs::remove(tmp_exe, ec);
+    auto diags = ParseDiagnostics(log, file);
+    if (std::none_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.severity == "error"; }))
+      diags.push_back({0, 0, "error", "nvcc failed (exit " + std::to_string(rc) + "): " + log.substr(0, 400)});
+    throw KernelFileError(Summary(file, diags, given + " does not compile for the GPU"), diags, log);
+  }
+  fs::rename(tmp_exe, exe, ec);
+  if (ec) throw BadRequest("cannot store the GPU build in " + exe.string() + ": " + ec.message());
+  return exe.string();
+}
+
+int RunKernelFileProgram(const std::vector<std::string>& argv, const std::string& log) {
+  return RunProgram(argv, log);
 }
 
 const FamilyEntry* LoadedKernelFamily(const std::string& file) {

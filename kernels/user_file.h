@@ -60,6 +60,15 @@ VariantRef FindKernelFileVariant(const std::string& id);
 // The text of a loaded kernel file as it was compiled (empty if the path is not one).
 const std::string* KernelFileSource(const std::string& path);
 
+// Builds the file for the GPU with nvcc (kernels/user_gpu_main.h in front: a program that times
+// each kernel and prints JSON lines) and returns the program's path, cached by content. Throws
+// KernelFileError with nvcc's messages at their lines, or BadRequest when there is no nvcc.
+std::string BuildKernelFileForGpu(const std::string& file);
+
+// Runs a program with stdout and stderr into the file `log`; its exit status (128 + signal when
+// a signal ended it).
+int RunKernelFileProgram(const std::vector<std::string>& argv, const std::string& log);
+
 // Writes the commented template for a new kernel file; refuses (BadRequest) when the file exists.
 void WriteKernelTemplate(const std::string& file);
 

@@ -1,6 +1,7 @@
 // How a kernel file declares itself: WS_KERNEL(name, fields...) { body } says what the kernel is,
 // which arrays it needs and how it is launched (and, optionally, what the CPU says it must give).
-// `warpscope open` compiles a file with this header in front; `warpscope new` writes an example.
+// `warpscope open` compiles a file with this header in front; `warpscope new` writes an example;
+// `warpscope bench` builds it for the GPU with kernels/user_gpu_main.h in front instead.
 //
 //   WS_KERNEL(scale, .title = "Scale by two", .teaching_n = 1000, .max_n = 1 << 24) {
 //     auto in = k.Input<const float>("in", k.n);       // random floats in [0.25, 4), never zero
@@ -75,7 +76,7 @@ class KernelSetup {
                                int64_t rows = 1, int64_t cols = 0) {
     Shape(name, int64_t(host.size()), sizeof(T), rows, cols);
     auto g = b_.template Upload<T>(name, TypeName<T>(), host, uint64_t(rows), uint64_t(cols));
-    hosts_[g.array()] = std::make_shared<std::vector<std::remove_const_t<T>>>(host);
+    hosts_[ArrayKey(g)] = std::make_shared<std::vector<std::remove_const_t<T>>>(host);
     return g;
   }
 
@@ -89,7 +90,7 @@ class KernelSetup {
   // The values an input array was filled with (for the CPU reference).
   template <class T>
   const std::vector<std::remove_const_t<T>>& Host(dialect::Global<T> g) const {
-    auto it = hosts_.find(g.array());
+    auto it = hosts_.find(ArrayKey(g));
     if (it == hosts_.end()) throw BadRequest("Host(): that array is not an input");
     return *static_cast<const std::vector<std::remove_const_t<T>>*>(it->second.get());
   }
@@ -145,8 +146,17 @@ class KernelSetup {
     else if constexpr (std::is_same_v<V, dialect::float2>) return "float2";
     else return std::to_string(sizeof(V)) + "-byte";
   }
+  // An array's identity: its id in the simulator, its device address on the GPU.
+  template <class T>
+  static intptr_t ArrayKey(dialect::Global<T> g) {
+#ifdef __CUDACC__
+    return reinterpret_cast<intptr_t>(g);
+#else
+    return g.array();
+#endif
+  }
   B& b_;
-  std::map<int, std::shared_ptr<void>> hosts_;
+  std::map<intptr_t, std::shared_ptr<void>> hosts_;
   Check check_;
   bool checked_ = false, launched_ = false;
 };

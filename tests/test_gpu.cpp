@@ -1,12 +1,18 @@
 // GPU tests (ctest label "gpu"): every catalog variant run on the device, its output compared
-// with the family's CPU reference at two sizes. Skipped, with the reason, where no device is.
+// with the family's CPU reference at two sizes; kernel files built by nvcc and timed. Skipped, with the reason, where no device is.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
+#include "kernels/user_file.h"
+#include "kernels/user_file_gpu.h"
 
 namespace ws::kernels {
 namespace {
@@ -57,6 +63,66 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, GpuOutput, ::testing::ValuesIn(AllVariants
                            for (auto& c : s) if (c == '/') c = '_';
                            return s;
                          });
+
+}  // namespace
+}  // namespace ws::kernels
+
+namespace ws::kernels {
+namespace {
+
+// ---- kernel files on the GPU (warpscope bench FILE.cu) ----
+
+std::string TempKernelFile(const std::string& name, const std::string& text) {
+  const std::string dir = ::testing::TempDir() + "ws-gpu-file-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + name;
+  std::filesystem::remove(path);
+  if (text.empty()) WriteKernelTemplate(path);
+  else std::ofstream(path) << text;
+  return path;
+}
+
+// The template `warpscope new` writes, built by nvcc and timed: .timing_n = 1 << 24 floats,
+// 256 threads a block, so (2^24 + 255) / 256 = 65536 blocks; 3 timed runs; the CPU's check.
+TEST(GpuKernelFile, TemplateIsBuiltForTheGpuTimedAndChecked) {
+  std::string why;
+  if (!CudaAvailable(&why)) GTEST_SKIP() << why;
+  const std::string file = TempKernelFile("scaled.cu", "");
+  FindVariant(file);  // compiled for the simulator first, as warpscope bench does: the description is checked
+  const BenchReport r = TimeKernelFileOnGpu(file, 0, 3);
+  EXPECT_FALSE(r.device.empty());
+  ASSERT_EQ(r.timings.size(), 1u);
+  const Timing& t = r.timings[0];
+  EXPECT_EQ(t.error, "");
+  EXPECT_TRUE(t.check.passed) << t.check.detail;
+  EXPECT_EQ(t.n, 1 << 24);
+  EXPECT_EQ(t.grid[0], 65536u);
+  EXPECT_EQ(t.block[0], 256u);
+  EXPECT_EQ(t.runs, 3);
+  EXPECT_GT(t.ms_median, 0);
+}
+
+// A kernel that writes far outside its array faults on the device: the child process that
+// timed it reports the fault (or stops), and this process goes on.
+TEST(GpuKernelFile, FaultOnTheDeviceIsAnErrorNotACrash) {
+  std::string why;
+  if (!CudaAvailable(&why)) GTEST_SKIP() << why;
+  const std::string file = TempKernelFile("wild.cu", R"(
+__global__ void wild(Global<float> y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i * 1048576] = 1.0f;  // 4 MiB apart: out of every allocation
+}
+WS_KERNEL(wild, .title = "Wild store", .teaching_n = 64, .timing_n = 1 << 20) {
+  auto y = k.Output<float>("y", k.n);
+  k.Launch(dim3((k.n + 255) / 256), dim3(256), wild, y, k.n);
+}
+)");
+  const BenchReport r = TimeKernelFileOnGpu(file, 0, 1);
+  ASSERT_FALSE(r.timings.empty());
+  bool error = false;
+  for (const auto& t : r.timings) error = error || !t.error.empty();
+  EXPECT_TRUE(error) << "the fault should be reported";
+}
 
 }  // namespace
 }  // namespace ws::kernels

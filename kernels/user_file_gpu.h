@@ -1,0 +1,15 @@
+// Timing a kernel file on the GPU (`warpscope bench my_kernel.cu[:kernel]`): built by nvcc into a
+// program of its own, run as a child process, results read back as a BenchReport.
+#pragma once
+#include <string>
+
+#include "kernels/gpu_runner.h"
+
+namespace ws::kernels {
+
+// Builds the file for the GPU (throws KernelFileError / BadRequest as BuildKernelFileForGpu) and
+// times its kernels, or the one `id` names, at size n (0: each kernel's .timing_n) with `runs`
+// timed runs. A kernel that fails or faults comes back as a Timing with its error.
+BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs);
+
+}  // namespace ws::kernels

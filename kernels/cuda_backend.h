@@ -109,8 +109,15 @@ class CudaBackend {
     WS_CUDA(cudaMemcpy(a.mem.ptr, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
   }
 
-  template <class K, class... A>
+  template <class K, class... A> requires(!std::is_integral_v<K>)
   void Launch(dim3 grid, dim3 block, K kernel, A... args) {
+    Launch(grid, block, size_t(0), kernel, args...);
+  }
+  // With `shared_bytes` of dynamic shared memory (kernel<<<grid, block, shared_bytes>>>).
+  template <class K, class... A>
+  void Launch(dim3 grid, dim3 block, size_t shared_bytes, K kernel, A... args) {
+    if (shared_bytes > 48 * 1024)  // over the default: the kernel must opt in
+      WS_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)));
     LaunchTimes t;
     t.grid[0] = grid.x; t.grid[1] = grid.y; t.grid[2] = grid.z;
     t.block[0] = block.x; t.block[1] = block.y; t.block[2] = block.z;
@@ -121,7 +128,7 @@ class CudaBackend {
       if (opt_.flush_l2 && flush_ && flush_->ptr)
         WS_CUDA(cudaMemsetAsync(flush_->ptr, i & 0xff, flush_->bytes, stream_));
       WS_CUDA(cudaEventRecord(start_, stream_));
-      kernel<<<grid, block, 0, stream_>>>(args...);
+      kernel<<<grid, block, shared_bytes, stream_>>>(args...);
       WS_CUDA(cudaGetLastError());  // launch configuration errors
       WS_CUDA(cudaEventRecord(stop_, stream_));
       Wait();

@@ -8,11 +8,15 @@
 //   reinterpret_cast<const float4*>(p)    global_cast<const float4>(p)
 //   volatile float* g                     Global<volatile float> g   (a volatile pointer)
 //   volatile float* vs = sdata;           Shared<volatile float*> vs = sdata;  (into shared)
+//   extern __shared__ int temp[];         extern __shared__ Shared<int[]> temp;  (dynamic)
 //
 // Everything else is CUDA as usual: threadIdx, blockIdx, blockDim, gridDim, __syncthreads,
-// __syncwarp, __shfl_*_sync, __all/__any/__ballot_sync, atomicAdd, float4 and make_float4,
-// min/max/fminf/fabsf, __float_as_int, HUGE_VALF. Source lines need no annotation: the simulator learns
-// the line of each access from the subscript itself.
+// __syncwarp, __shfl_*_sync, __all/__any/__ballot_sync, __activemask, the atomics on global and
+// shared memory, __ldg, __popc/__ffs/__clz, float4 and make_float4, min/max/fminf/fabsf,
+// __float_as_int, HUGE_VALF (README, "The dialect", lists them). Source lines need no
+// annotation: the simulator learns the line of each access from the subscript itself.
+// A kernel file that #defines a macro #undefs it at its end: every family is compiled in one
+// translation unit (tests/test_dialect.cpp checks this).
 //
 // Kernel files have no includes and no namespace: a family's launch file includes them
 // inside a namespace of its own, once per back end.

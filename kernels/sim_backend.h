@@ -1,6 +1,8 @@
 // Runs a family's launches in the simulator: arrays live in host memory and are bound to the
 // engine, which records every access of the launch.
 #pragma once
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <string>
@@ -40,9 +42,14 @@ class SimBackend {
     std::memcpy(storage_[p.array()].data(), host.data(), host.size() * sizeof(T));
   }
 
-  template <class K, class... A>
+  template <class K, class... A> requires(!std::is_integral_v<K>)
   void Launch(dialect::dim3 grid, dialect::dim3 block, K kernel, A... args) {
-    engine_.Run({{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}},
+    Launch(grid, block, size_t(0), kernel, args...);
+  }
+  // With `shared_bytes` of dynamic shared memory (kernel<<<grid, block, shared_bytes>>>).
+  template <class K, class... A>
+  void Launch(dialect::dim3 grid, dialect::dim3 block, size_t shared_bytes, K kernel, A... args) {
+    engine_.Run({{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, uint32_t(std::min<size_t>(shared_bytes, UINT32_MAX))},
                 [=] { kernel(args...); });
   }
 

@@ -95,9 +95,15 @@ class KernelSetup {
     return *static_cast<const std::vector<std::remove_const_t<T>>*>(it->second.get());
   }
 
-  template <class K, class... A>
+  template <class K, class... A> requires(!std::is_integral_v<K>)
   void Launch(dialect::dim3 grid, dialect::dim3 block_shape, K kernel, A... args) {
-    b_.Launch(grid, block_shape, kernel, args...);
+    Launch(grid, block_shape, size_t(0), kernel, args...);
+  }
+  // With `shared_bytes` of dynamic shared memory for the kernel's extern __shared__ arrays
+  // (CUDA: kernel<<<grid, block, shared_bytes>>>).
+  template <class K, class... A>
+  void Launch(dialect::dim3 grid, dialect::dim3 block_shape, size_t shared_bytes, K kernel, A... args) {
+    b_.Launch(grid, block_shape, shared_bytes, kernel, args...);
     launched_ = true;
   }
 

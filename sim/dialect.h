@@ -17,10 +17,20 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
+#define __inline__ inline
+#define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
-#define __restrict__ __restrict
-// A block's shared arrays: one object per OS thread, used by one block at a time.
-#define __shared__ static thread_local
+// Only an optimisation hint for nvcc; on a Global<T> (a class here) it has no meaning.
+#define __restrict__
+// A block's shared arrays: one object per OS thread, used by one block at a time. The empty
+// tag declared in front takes the storage class written before __shared__, so that `static
+// __shared__` and `extern __shared__ Shared<float[]> s;` (CUDA's dynamic shared array) compile:
+// `extern` then declares the tag only, and s is a local object like any other shared array.
+namespace ws::dialect { struct SharedTag {}; }
+#define WS_SHARED_CAT_(a, b) a##b
+#define WS_SHARED_CAT(a, b) WS_SHARED_CAT_(a, b)
+#define __shared__ \
+  ::ws::dialect::SharedTag WS_SHARED_CAT(ws_shared_tag_, __COUNTER__) [[maybe_unused]]; static thread_local
 
 #define threadIdx (::ws::sim::detail::t_current->thread_idx)
 #define blockIdx (::ws::sim::detail::t_current->block_idx)
@@ -66,13 +76,23 @@ using ::fabsf; using ::fminf; using ::fmaxf; using ::sqrtf;
 inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, sizeof i); return i; }
 inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, sizeof f); return f; }
 
-// An index that remembers where in the kernel source it was written.
+// A value read from an array (GlobalRef, SharedRef) whose element is an integer: usable as a
+// subscript directly, `histo[buffer[i]]`, as in CUDA.
+template <class R>
+concept LoadedInteger = requires { typename R::Value; } && std::integral<typename R::Value> &&
+                        std::is_convertible_v<const R&, typename R::Value>;
+
+// An index that remembers where in the kernel source it was written: any integer or unscoped
+// enum expression, or an integer just read from an array.
 struct Index {
   int64_t value;
   std::source_location loc;
-  template <std::integral I>
+  template <class I> requires std::integral<I> || (std::is_enum_v<I> && std::is_convertible_v<I, int64_t>)
   Index(I i, std::source_location l = std::source_location::current())
       : value(static_cast<int64_t>(i)), loc(l) {}
+  template <LoadedInteger R>
+  Index(const R& r, std::source_location l = std::source_location::current())
+      : value(static_cast<int64_t>(typename R::Value(r))), loc(l) {}
 };
 
 // How nvcc splits a value of T into memory instructions: pieces of min(alignof, 16) bytes.
@@ -125,8 +145,13 @@ class GlobalRef {
     return *this = v;                                                          \
   }
   WS_COMPOUND(+) WS_COMPOUND(-) WS_COMPOUND(*) WS_COMPOUND(/) WS_COMPOUND(%)
-  WS_COMPOUND(&) WS_COMPOUND(|) WS_COMPOUND(^)
+  WS_COMPOUND(&) WS_COMPOUND(|) WS_COMPOUND(^) WS_COMPOUND(<<) WS_COMPOUND(>>)
 #undef WS_COMPOUND
+  // ++a[i] and a[i]++: a load and a store, as nvcc emits them.
+  const GlobalRef& operator++() const requires(!std::is_const_v<T>) { return *this += 1; }
+  const GlobalRef& operator--() const requires(!std::is_const_v<T>) { return *this -= 1; }
+  Value operator++(int) const requires(!std::is_const_v<T>) { Value v = *this; *this = Value(v + 1); return v; }
+  Value operator--(int) const requires(!std::is_const_v<T>) { Value v = *this; *this = Value(v - 1); return v; }
   // &a[i] is a pointer into the array, as in CUDA.
   Global<T> operator&() const;
 
@@ -213,32 +238,14 @@ Global<U> global_cast(const Global<V>& p) {
   return g;
 }
 
-// ---- atomics ----------------------------------------------------------------------------
-// The result proxy tells the engine whether the old value was used (ATOM) or not (RED).
-template <class T>
-struct AtomicResult {
-  T old;
-  operator T() const { ::ws::sim::detail::MarkAtomicUsed(*t_current); return old; }
-};
-
-template <class T>
-AtomicResult<T> atomicAdd(Global<T> p, T v, std::source_location loc = std::source_location::current()) {
-  auto r = p[Index(int64_t(0), loc)];
-  T old{};
-  if (r.Check()) {
-    r.Record(Op::Reduction);
-    std::memcpy(&old, r.Data(), sizeof(T));
-    T sum = old + v;
-    std::memcpy(r.Data(), &sum, sizeof(T));
-  }
-  return {old};
-}
-
 // ---- shared memory ----------------------------------------------------------------------
+template <class Arr> class Shared;
+
 // One element of a shared array. kVolatile: reached through Shared<volatile T*>.
 template <class E, bool kVolatile = false>
 class SharedRef {
  public:
+  using Value = E;
   SharedRef(E* data, uint64_t* shadow, ::ws::sim::detail::SharedSlot* slot, uint64_t index,
             uint64_t count, std::source_location loc)
       : data_(data), shadow_(shadow), slot_(slot), index_(index), count_(count), loc_(loc) {}
@@ -259,8 +266,26 @@ class SharedRef {
     v OP## = u;                                         \
     return *this = v;                                   \
   }
-  WS_COMPOUND(+) WS_COMPOUND(-) WS_COMPOUND(*) WS_COMPOUND(/)
+  WS_COMPOUND(+) WS_COMPOUND(-) WS_COMPOUND(*) WS_COMPOUND(/) WS_COMPOUND(%)
+  WS_COMPOUND(&) WS_COMPOUND(|) WS_COMPOUND(^) WS_COMPOUND(<<) WS_COMPOUND(>>)
 #undef WS_COMPOUND
+  const SharedRef& operator++() const { return *this += 1; }
+  const SharedRef& operator--() const { return *this -= 1; }
+  E operator++(int) const { E v = *this; *this = E(v + 1); return v; }
+  E operator--(int) const { E v = *this; *this = E(v - 1); return v; }
+  // &s[i] is a pointer into the shared array (for atomics, or to pass on), as in CUDA.
+  Shared<std::conditional_t<kVolatile, volatile E, E>*> operator&() const;
+
+  // An atomic read-modify-write (ATOMS): the element becomes update(old); returns old.
+  template <class F>
+  E Update(F update) const {
+    E old{};
+    if (Access(Op::Atomic)) {
+      old = data_[index_];
+      data_[index_] = update(old);
+    }
+    return old;
+  }
 
  private:
   bool Access(Op op) const {
@@ -275,7 +300,6 @@ class SharedRef {
   std::source_location loc_;
 };
 
-template <class Arr> class Shared;
 template <class Sub, class E>
 class SharedView {
   static constexpr uint64_t kStride = sizeof(std::remove_extent_t<Sub>) / sizeof(E);
@@ -304,6 +328,12 @@ class SharedView {
 template <class E> constexpr const char* TypeName() {
   if constexpr (std::is_same_v<E, float>) return "float";
   else if constexpr (std::is_same_v<E, int>) return "int";
+  else if constexpr (std::is_same_v<E, unsigned>) return "unsigned";
+  else if constexpr (std::is_same_v<E, unsigned long long>) return "unsigned long long";
+  else if constexpr (std::is_same_v<E, long long>) return "long long";
+  else if constexpr (std::is_same_v<E, float2>) return "float2";
+  else if constexpr (std::is_same_v<E, int2>) return "int2";
+  else if constexpr (std::is_same_v<E, int4>) return "int4";
   else if constexpr (std::is_same_v<E, float4>) return "float4";
   else if constexpr (std::is_same_v<E, double>) return "double";
   else return "struct";
@@ -329,6 +359,27 @@ class Shared {
   ::ws::sim::detail::SharedSlot slot_;
 };
 
+// The block's dynamic shared memory, `extern __shared__ Shared<float[]> s;` (CUDA: extern
+// __shared__ float s[];), as many elements as the launch's dynamic shared bytes hold. Every
+// extern array of a kernel starts at the same address, as in CUDA.
+template <class E>
+class Shared<E[]> {
+ public:
+  SharedRef<E> operator[](Index i) {
+    const auto area = Area(i.loc);
+    return SharedRef<E>(reinterpret_cast<E*>(area.data), area.shadow, &slot_, uint64_t(i.value),
+                        area.bytes / sizeof(E), i.loc);
+  }
+ private:
+  template <class> friend class Shared;
+  ::ws::sim::detail::DynamicSharedArea Area(std::source_location loc) {
+    if (slot_.generation != ::ws::sim::detail::Generation(*t_current))
+      ::ws::sim::detail::RegisterDynamicShared(*t_current, slot_, loc, sizeof(E), TypeName<E>());
+    return ::ws::sim::detail::DynamicShared(*t_current);
+  }
+  ::ws::sim::detail::SharedSlot slot_;
+};
+
 // A pointer into a one-dimensional shared array: `Shared<volatile float*> vs = sdata;` is CUDA's
 // `volatile float* vs = sdata;` (the warp-synchronous reduction's pointer); `Shared<float*>`
 // is a plain one. Every access through a volatile one is recorded as volatile, which the race
@@ -337,12 +388,19 @@ template <class T>
 class Shared<T*> {
   using E = std::remove_cv_t<T>;
  public:
-  template <class Arr>
+  template <class Arr> requires std::is_bounded_array_v<Arr>
   Shared(Shared<Arr>& a) : data_(a.data_), shadow_(a.shadow_), slot_(&a.slot_), count_(Shared<Arr>::kCount),
                            type_(TypeName<E>()) {
     static_assert(std::rank_v<Arr> == 1 && std::is_same_v<std::remove_extent_t<Arr>, E>,
                   "a shared pointer points into a one-dimensional shared array of its element "
                   "type (CUDA: float* p = sdata; for __shared__ float sdata[N])");
+  }
+  Shared(Shared<E[]>& a, std::source_location loc = std::source_location::current()) : slot_(&a.slot_) {
+    const auto area = a.Area(loc);
+    data_ = reinterpret_cast<E*>(area.data);
+    shadow_ = area.shadow;
+    count_ = area.bytes / sizeof(E);
+    type_ = TypeName<E>();
   }
   template <class U> requires std::is_convertible_v<U*, T*>
   Shared(const Shared<U*>& o)
@@ -354,11 +412,15 @@ class Shared<T*> {
     return SharedRef<E, std::is_volatile_v<T>>(data_, shadow_, slot_, uint64_t(offset_ + i.value),
                                                count_, i.loc);
   }
+  auto operator*() const { return (*this)[Index(0)]; }
   Shared operator+(int64_t k) const { Shared p = *this; p.offset_ += k; return p; }
   Shared operator-(int64_t k) const { Shared p = *this; p.offset_ -= k; return p; }
 
  private:
   template <class> friend class Shared;
+  template <class, bool> friend class SharedRef;
+  Shared(E* data, uint64_t* shadow, ::ws::sim::detail::SharedSlot* slot, uint64_t count, int64_t offset)
+      : data_(data), shadow_(shadow), slot_(slot), count_(count), type_(TypeName<E>()), offset_(offset) {}
   E* data_;
   uint64_t* shadow_;
   ::ws::sim::detail::SharedSlot* slot_;
@@ -366,6 +428,84 @@ class Shared<T*> {
   const char* type_;
   int64_t offset_ = 0;
 };
+
+template <class E, bool kVolatile>
+Shared<std::conditional_t<kVolatile, volatile E, E>*> SharedRef<E, kVolatile>::operator&() const {
+  return {data_, shadow_, slot_, count_, int64_t(index_)};
+}
+
+// ---- atomics ----------------------------------------------------------------------------
+// CUDA's atomic functions on a Global<T> (`&a[i]`, `a + i`) or a shared pointer (`&s[i]`), for
+// the element types CUDA has them for (CUDA C++ Programming Guide, "Atomic Functions"). The value
+// arguments take the pointee's type, so `atomicAdd(&h[x], 1)` converts 1 as nvcc does. Each
+// returns the old value. On global memory a call whose result is never used is recorded as a
+// reduction (RED) and one whose result is used as ATOM, as nvcc emits them; on shared memory
+// every call is an ATOMS.
+template <class P> struct AtomicTarget;
+template <class T> struct AtomicTarget<Global<T>> { using type = T; };
+template <class T> struct AtomicTarget<Shared<T*>> { using type = T; };
+template <class P> using Pointee = typename AtomicTarget<P>::type;
+template <class T, class... U> concept OneOf = (std::is_same_v<T, U> || ...);
+
+// The result: tells the engine whether the old value was used (ATOM) or not (RED).
+template <class T>
+struct AtomicResult {
+  T old;
+  operator T() const { ::ws::sim::detail::MarkAtomicUsed(*t_current); return old; }
+};
+
+template <class T, class F>
+AtomicResult<T> AtomicUpdate(Global<T> p, std::source_location loc, F update) {
+  auto r = p[Index(int64_t(0), loc)];
+  T old{};
+  if (r.Check()) {
+    r.Record(Op::Reduction);
+    std::memcpy(&old, r.Data(), sizeof(T));
+    const T now = update(old);
+    std::memcpy(r.Data(), &now, sizeof(T));
+  }
+  return {old};
+}
+template <class T, class F>
+AtomicResult<T> AtomicUpdate(Shared<T*> p, std::source_location loc, F update) {
+  return {p[Index(int64_t(0), loc)].Update(update)};
+}
+
+#define WS_ATOMIC(NAME, TYPES, NEW)                                                        \
+  template <class P> requires OneOf<Pointee<P>, WS_UNPAREN TYPES>                          \
+  AtomicResult<Pointee<P>> NAME(P p, std::type_identity_t<Pointee<P>> val,                 \
+                                std::source_location loc = std::source_location::current()) { \
+    using T = Pointee<P>;                                                                  \
+    return AtomicUpdate(p, loc, [val](T old) -> T { return NEW; });                        \
+  }
+#define WS_UNPAREN(...) __VA_ARGS__
+WS_ATOMIC(atomicAdd, (int, unsigned, unsigned long long, float, double), T(old + val))
+WS_ATOMIC(atomicSub, (int, unsigned), T(old - val))
+WS_ATOMIC(atomicExch, (int, unsigned, unsigned long long, float), val)
+WS_ATOMIC(atomicMin, (int, unsigned, unsigned long long, long long), old < val ? old : val)
+WS_ATOMIC(atomicMax, (int, unsigned, unsigned long long, long long), old > val ? old : val)
+WS_ATOMIC(atomicAnd, (int, unsigned, unsigned long long, long long), T(old & val))
+WS_ATOMIC(atomicOr, (int, unsigned, unsigned long long, long long), T(old | val))
+WS_ATOMIC(atomicXor, (int, unsigned, unsigned long long, long long), T(old ^ val))
+// ((old >= val) ? 0 : (old + 1)) and (((old == 0) || (old > val)) ? val : (old - 1)).
+WS_ATOMIC(atomicInc, (unsigned), old >= val ? 0u : old + 1)
+WS_ATOMIC(atomicDec, (unsigned), (old == 0 || old > val) ? val : old - 1)
+#undef WS_ATOMIC
+#undef WS_UNPAREN
+
+template <class P> requires OneOf<Pointee<P>, int, unsigned, unsigned long long, unsigned short>
+AtomicResult<Pointee<P>> atomicCAS(P p, std::type_identity_t<Pointee<P>> compare,
+                                   std::type_identity_t<Pointee<P>> val,
+                                   std::source_location loc = std::source_location::current()) {
+  using T = Pointee<P>;
+  return AtomicUpdate(p, loc, [compare, val](T old) -> T { return old == compare ? val : old; });
+}
+
+// __ldg(p): a read through the read-only data path; counted as any global load.
+template <class T>
+std::remove_cv_t<T> __ldg(Global<T> p, std::source_location loc = std::source_location::current()) {
+  return p[Index(int64_t(0), loc)];
+}
 
 // ---- synchronisation and warp-level operations ------------------------------------------
 inline void __syncthreads(std::source_location loc = std::source_location::current()) {
@@ -409,6 +549,25 @@ inline int __any_sync(unsigned mask, int p, std::source_location loc = std::sour
 }
 inline unsigned __ballot_sync(unsigned mask, int p, std::source_location loc = std::source_location::current()) {
   return ::ws::sim::detail::Vote(*t_current, mask, p != 0, ::ws::sim::detail::WarpOp::Ballot, loc);
+}
+// The lanes of the warp that execute this call together (no synchronisation, no ordering).
+inline unsigned __activemask(std::source_location loc = std::source_location::current()) {
+  return ::ws::sim::detail::Vote(*t_current, 0, true, ::ws::sim::detail::WarpOp::ActiveMask, loc);
+}
+
+// ---- integer intrinsics (CUDA Math API, "Integer Intrinsics") ---------------------------
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }  // 1 + the lowest set bit, 0 for 0
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline unsigned __brev(unsigned x) {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+  x = ((x >> 8) & 0x00ff00ffu) | ((x & 0x00ff00ffu) << 8);
+  return (x >> 16) | (x << 16);
 }
 
 }  // namespace ws::dialect

@@ -293,6 +293,9 @@ std::atomic<uint64_t> g_generation{0};
 std::atomic<uint64_t> g_block_serial{0};
 
 constexpr size_t kSharedLimit = 48 * 1024;  // static shared memory per block
+// Static and dynamic shared memory per block on an H100 (CUDA C++ Programming Guide, "Technical
+// Specifications per Compute Capability": 227 KB for compute capability 9.0, with opt-in).
+constexpr size_t kSharedLimitOptIn = 227 * 1024;
 
 // ---- races ------------------------------------------------------------------------------
 // A read of a shared word that another thread of the block wrote is a race unless something
@@ -333,6 +336,12 @@ class EngineImpl {
   uint64_t generation;
   uint64_t next_global_base = 0x7f0000000000ull;
   uint64_t shared_bytes = 0;
+  // extern __shared__: the launch's bytes (16-byte units, for alignment), a shadow word per
+  // byte, and the address all extern arrays share (~0 until the first is used).
+  struct alignas(16) Bytes16 { unsigned char b[16]; };
+  std::vector<Bytes16> dynamic_data;
+  std::vector<uint64_t> dynamic_shadow;
+  uint64_t dynamic_bytes = 0, dynamic_base = ~0ull;
   bool abort = false;
 
   // current block
@@ -443,6 +452,9 @@ class EngineImpl {
   void Merge(uint32_t first, uint32_t last, uint32_t warp);
   void Emit(WarpInstruction& ins, const LaneEvent& e);
   void Exchange(uint32_t first, uint32_t last, uint64_t key);
+  void Meet(uint32_t first, uint32_t last, uint64_t key);
+  uint64_t Issuable(uint32_t first, uint32_t last, uint64_t key);
+  uint64_t BeforeSync(uint32_t first, uint32_t last, uint64_t key) const;
   // Sites by (file name pointer, line, column), a small direct-mapped cache in front of
   // InternSite: the compiler gives every source_location of one file the same file_name().
   struct SiteSlot {
@@ -670,12 +682,16 @@ void EngineImpl::RunWarp(uint32_t first, uint32_t last) {
       return;
     }
     // Issue the earliest pending shared access or warp operation: its lanes go together.
+    key = Issuable(first, last, key);
     bool sync = false;
     for (uint32_t i = first; i < last; ++i) {
       const ThreadCtx& t = threads[i];
       if (t.Empty() && waiting(t) && t.pend_key == key) sync |= t.pause == Pause::WarpSync;
     }
-    if (sync) Exchange(first, last, key);
+    if (sync) {
+      Meet(first, last, key);
+      Exchange(first, last, key);
+    }
     for (uint32_t i = first; i < last; ++i) {
       ThreadCtx& t = threads[i];
       if (t.Empty() && waiting(t) && t.pend_key == key) t.pause = Pause::None;
@@ -733,7 +749,8 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
       if (k < key) { key = k; pending_min = pending; }
       else if (k == key) pending_min |= pending;
     }
-    if (!any || pending_min) return;
+    if (!any) return;
+    if (pending_min && (key = BeforeSync(first, last, key)) == ~0ull) return;
     WarpInstruction ins;
     ins.mask = 0;
     const LaneEvent* lead = nullptr;
@@ -783,6 +800,7 @@ const char* ToString(WarpOp op) {
     case WarpOp::VoteAny: return "__any_sync";
     case WarpOp::Ballot: return "__ballot_sync";
     case WarpOp::SyncWarp: return "__syncwarp";
+    case WarpOp::ActiveMask: return "__activemask";
   }
   return "?";
 }
@@ -803,6 +821,87 @@ std::string LaneList(uint32_t mask) {
   return out;
 }
 }  // namespace
+
+namespace {
+bool SameCall(const ThreadCtx& a, const ThreadCtx& b) {
+  return a.pend_loc.line() == b.pend_loc.line() && a.pend_loc.column() == b.pend_loc.column() &&
+         a.pend_loc.file_name() == b.pend_loc.file_name() && a.xchg_op == b.xchg_op;
+}
+}  // namespace
+
+// The key to issue instead of the earliest, `key`, where that is a warp operation whose mask
+// names lanes still waiting at an access or another call (a path the others skipped): a *_sync
+// call waits for the lanes it names, so theirs goes first.
+uint64_t EngineImpl::Issuable(uint32_t first, uint32_t last, uint64_t key) {
+  const uint64_t earliest = key;
+  for (int guard = 0; guard < kWarpSize; ++guard) {
+    const ThreadCtx* lead = nullptr;
+    for (uint32_t i = first; i < last && !lead; ++i) {
+      const ThreadCtx& t = threads[i];
+      if (t.Empty() && t.pause == Pause::WarpSync && t.pend_key == key) lead = &t;
+    }
+    if (!lead || lead->xchg_mask == 0) return key;
+    uint64_t other = ~0ull;
+    for (uint32_t i = first; i < last; ++i) {
+      const ThreadCtx& t = threads[i];
+      if (!(lead->xchg_mask >> t.lane & 1) || !t.Empty() || t.pend_key == key) continue;
+      if (t.pause == Pause::Shared || (t.pause == Pause::WarpSync && !SameCall(t, *lead)))
+        other = std::min(other, t.pend_key);
+    }
+    if (other == ~0ull) return key;
+    key = other;
+  }
+  return earliest;
+}
+
+// Merge's counterpart of Issuable: where the earliest key is a warp operation whose mask names
+// lanes that still have events buffered, the earliest of those events (~0 if none).
+uint64_t EngineImpl::BeforeSync(uint32_t first, uint32_t last, uint64_t key) const {
+  const ThreadCtx* lead = nullptr;
+  for (uint32_t i = first; i < last && !lead; ++i) {
+    const ThreadCtx& t = threads[i];
+    if (t.Empty() && t.pause == Pause::WarpSync && t.pend_key == key) lead = &t;
+  }
+  uint64_t events = ~0ull;
+  if (!lead) return events;
+  for (uint32_t i = first; i < last; ++i) {
+    const ThreadCtx& t = threads[i];
+    if ((lead->xchg_mask >> t.lane & 1) && !t.Empty()) events = std::min(events, t.buf[t.head].key);
+  }
+  return events;
+}
+
+// Lanes waiting at the same warp operation (the same call in the source) that its mask names
+// meet there even where their keys differ: a lane that made an access the others skipped since
+// the last barrier (`c ? shared[lane] : 0.0f` before a shuffle in a helper defined above)
+// counts loop epochs differently, yet the GPU matches *_sync calls by instruction. They leave
+// it with one epoch and ordinal, as a warp reconverges at a barrier. __activemask (mask 0)
+// takes only the lanes that arrive together.
+void EngineImpl::Meet(uint32_t first, uint32_t last, uint64_t key) {
+  auto at_sync = [](const ThreadCtx& t) { return t.Empty() && t.pause == Pause::WarpSync; };
+  const ThreadCtx* lead = nullptr;
+  for (uint32_t i = first; i < last && !lead; ++i)
+    if (at_sync(threads[i]) && threads[i].pend_key == key) lead = &threads[i];
+  if (!lead || lead->xchg_mask == 0) return;
+  uint32_t epoch = 0, ord = 0;
+  for (uint32_t i = first; i < last; ++i) {
+    ThreadCtx& t = threads[i];
+    if (!at_sync(t)) continue;
+    if (t.pend_key != key) {
+      if (!SameCall(t, *lead) || !(lead->xchg_mask >> t.lane & 1)) continue;
+      t.pend_key = key;
+    }
+    epoch = std::max(epoch, t.epoch);
+    ord = std::max(ord, t.ord);
+  }
+  for (uint32_t i = first; i < last; ++i) {
+    ThreadCtx& t = threads[i];
+    if (at_sync(t) && t.pend_key == key) {
+      t.epoch = epoch;
+      t.ord = ord;
+    }
+  }
+}
 
 // Performs a shuffle, vote or __syncwarp for the lanes waiting at `key`.
 void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t key) {
@@ -825,6 +924,11 @@ void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t key) {
       unnamed |= 1u << t.lane;
       if (!first_unnamed) first_unnamed = &t;
     }
+  }
+  if (lead && lead->xchg_op == WarpOp::ActiveMask) {
+    for (uint32_t i = first; i < last; ++i)
+      if (present >> threads[i].lane & 1) threads[i].xchg_out = present;
+    return;
   }
   // The lanes that take part synchronise with one another (see "races"): each learns what the
   // others know, then counts one more warp operation of its own.
@@ -901,7 +1005,7 @@ void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t key) {
         t.xchg_out = b;
         continue;
       }
-      case WarpOp::SyncWarp: continue;
+      case WarpOp::SyncWarp: case WarpOp::ActiveMask: continue;
     }
     if (!(present >> src & 1)) {
       const int site = int(InternSite(t.pend_loc));
@@ -997,12 +1101,21 @@ std::string SharedNameAt(const std::string& text, uint32_t line_no, uint32_t col
   return end > c + 1 ? line.substr(c + 1, end - c - 1) : std::string();
 }
 
-void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
-                    uint32_t elem_bytes, uint64_t count, const char* type) {
+namespace {
+// Gives a shared array its place (`dynamic`: at the extern arrays' common address) and a name.
+void Register(ThreadCtx& t, SharedSlot& slot, std::source_location loc, uint32_t elem_bytes,
+              uint64_t count, const char* type, bool dynamic) {
   EngineImpl& e = *t.engine;
   EngineSection section(t);
   uint64_t base = (e.shared_bytes + 15) & ~15ull;
-  e.shared_bytes = base + elem_bytes * count;
+  if (!dynamic) {
+    e.shared_bytes = base + elem_bytes * count;
+  } else if (e.dynamic_base == ~0ull) {
+    e.dynamic_base = base;
+    e.shared_bytes = base + e.dynamic_bytes;
+  } else {
+    base = e.dynamic_base;
+  }
   ArrayInfo a;
   a.id = int(e.trace.arrays.size());
   a.type = type;
@@ -1021,14 +1134,31 @@ void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
   slot.generation = e.generation;
   slot.array = a.id;
   slot.base = base;
-  if (e.shared_bytes > kSharedLimit && !e.abort) {
+  const uint64_t static_bytes = e.shared_bytes - (e.dynamic_base == ~0ull ? 0 : e.dynamic_bytes);
+  if (static_bytes > kSharedLimit && !e.abort) {
     e.abort = true;
     e.AddFinding(FindingKind::LaunchLimit, t, int(e.InternSite(loc.file_name(), loc.line(), loc.column())),
-                 "the kernel's shared arrays need " + std::to_string(e.shared_bytes) +
+                 "the kernel's shared arrays need " + std::to_string(static_bytes) +
                      " bytes, over the 48 KiB of static shared memory a block may have; the "
                      "launch stops after this block",
                  a.id, 0, 0, false, FindingScope::Block);
   }
+}
+
+}  // namespace
+
+void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
+                    uint32_t elem_bytes, uint64_t count, const char* type) {
+  Register(t, slot, loc, elem_bytes, count, type, false);
+}
+void RegisterDynamicShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
+                           uint32_t elem_bytes, const char* type) {
+  Register(t, slot, loc, elem_bytes, t.engine->dynamic_bytes / elem_bytes, type, true);
+}
+DynamicSharedArea DynamicShared(ThreadCtx& t) {
+  EngineImpl& e = *t.engine;
+  return {e.dynamic_data.empty() ? nullptr : e.dynamic_data.front().b, e.dynamic_shadow.data(),
+          e.dynamic_bytes};
 }
 
 namespace {
@@ -1117,22 +1247,23 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
   const uint64_t serial = SerialTag(e.block_serial);
   const uint64_t stamp = serial << 40 | uint64_t(e.barrier_epoch & 0x3fff) << 26;
   uint64_t& sh = shadow[index];
-  if (op == Op::Load) {
+  if (op == Op::Load || op == Op::Atomic) {
     if ((sh >> 40) != serial) [[unlikely]] {
       // No thread of this block wrote the word: on a GPU it holds whatever was there before.
       EngineSection section(t);
       const int site = int(e.InternSite(loc));
-      if (e.Seen(FindingKind::UninitializedShared, site)) return true;
-      const auto& a = e.trace.arrays[slot.array];
-      e.AddFinding(FindingKind::UninitializedShared, t, site,
-                   e.Where(t) + " reads " + a.name + "[" + std::to_string(index) + "] at line " +
-                       std::to_string(loc.line()) +
-                       " before any thread of its block wrote it: shared memory starts undefined "
-                       "in every block (compute-sanitizer's initcheck reports this too)",
-                   slot.array, addr, int64_t(index), true);
-      return true;
-    }
-    if ((sh & kShadowStampMask) == stamp && (sh & 0xfff) != 0 && (sh & 0xfff) - 1 != t.linear) {
+      if (!e.Seen(FindingKind::UninitializedShared, site)) {
+        const auto& a = e.trace.arrays[slot.array];
+        e.AddFinding(FindingKind::UninitializedShared, t, site,
+                     e.Where(t) + (op == Op::Atomic ? " updates " : " reads ") + a.name + "[" +
+                         std::to_string(index) + "] at line " + std::to_string(loc.line()) +
+                         " before any thread of its block wrote it: shared memory starts "
+                         "undefined in every block (compute-sanitizer's initcheck reports this too)",
+                     slot.array, addr, int64_t(index), true);
+      }
+      if (op == Op::Load) return true;
+    } else if (op == Op::Load && (sh & kShadowStampMask) == stamp && (sh & 0xfff) != 0 &&
+               (sh & 0xfff) - 1 != t.linear) {
       const uint32_t writer = uint32_t(sh & 0xfff) - 1;
       const bool same_warp = writer / kWarpSize == t.warp;
       const bool volatile_write = (sh >> 25) & 1;
@@ -1143,7 +1274,8 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
       }
       ReportRace(t, slot, loc, index, addr, writer, volatile_write, is_volatile);
     }
-  } else {
+  }
+  if (op != Op::Load) {
     sh = stamp | uint64_t(is_volatile) << 25 | uint64_t(e.Clock(t)[t.lane]) << 12 |
          (t.linear + 1);
   }
@@ -1240,7 +1372,13 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
                   std::to_string(e.opt.max_threads) +
                   " per launch (--max-threads; the simulator runs a few million threads a second). A GPU "
                   "would run it; simulate a smaller size or raise the limit");
+  if (s.dynamic_shared_bytes > detail::kSharedLimitOptIn)
+    return refuse(std::to_string(s.dynamic_shared_bytes) +
+                  " bytes of dynamic shared memory are over the 227 KiB a block may have on an H100");
   if (e.opt.before_launch) e.opt.before_launch(s);
+  e.dynamic_bytes = s.dynamic_shared_bytes;
+  e.dynamic_data.assign((e.dynamic_bytes + 15) / 16, detail::EngineImpl::Bytes16{});
+  e.dynamic_shadow.assign(e.dynamic_bytes, 0);
   e.body = std::move(body);
   if (auto* c = e.opt.control) {
     c->blocks_done.store(0);

@@ -78,8 +78,9 @@ struct Uint3 { unsigned int x = 0, y = 0, z = 0; };
 // waiting for the warp at an access or warp operation, Barrier = at __syncthreads, Done = returned.
 enum class Pause : uint8_t { None, Shared, WarpSync, Barrier, Done };
 
-// The warp-synchronous operations (__shfl*_sync, votes, __syncwarp).
-enum class WarpOp : uint8_t { ShflIdx, ShflUp, ShflDown, ShflXor, VoteAll, VoteAny, Ballot, SyncWarp };
+// The warp-synchronous operations (__shfl*_sync, votes, __syncwarp), and __activemask, which
+// only observes which lanes are there (no mask, no ordering).
+enum class WarpOp : uint8_t { ShflIdx, ShflUp, ShflDown, ShflXor, VoteAll, VoteAny, Ballot, SyncWarp, ActiveMask };
 const char* ToString(WarpOp op);  // its CUDA name: "__shfl_sync", "__ballot_sync", ...
 
 // One buffered lane access, before the warp's lanes are grouped into an instruction.
@@ -187,9 +188,22 @@ std::string SharedNameAt(const std::string& text, uint32_t line, uint32_t column
 void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
                     uint32_t elem_bytes, uint64_t count, const char* type);
 uint64_t Generation(ThreadCtx& t);
+// The block's dynamic shared memory (extern __shared__): the launch's bytes, 16-byte aligned,
+// and one shadow word per byte (enough for any element type). RegisterDynamicShared gives an
+// extern array its place: every one starts at the same address, as in CUDA.
+struct DynamicSharedArea {
+  unsigned char* data = nullptr;
+  uint64_t* shadow = nullptr;
+  uint64_t bytes = 0;
+};
+DynamicSharedArea DynamicShared(ThreadCtx& t);
+void RegisterDynamicShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
+                           uint32_t elem_bytes, const char* type);
 // Pauses until the warp's lanes issue this shared access together, records it and checks
 // races against the shadow word (one per element). `is_volatile`: made through a volatile
-// pointer (Shared<volatile T*>). Returns false if it must be suppressed.
+// pointer (Shared<volatile T*>). Op::Atomic: an atomic read-modify-write, which reads like a
+// load for the initialisation check and writes like a store, and races with no other atomic.
+// Returns false if it must be suppressed.
 bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc,
                   uint64_t index, uint64_t count, uint32_t elem_bytes, uint32_t piece_bytes,
                   uint32_t pieces, Op op, uint64_t* shadow, bool is_volatile = false);
@@ -199,7 +213,7 @@ void SyncWarp(ThreadCtx& t, uint32_t mask, std::source_location loc);
 // A shuffle (ShflIdx..ShflXor): returns the value of the source lane.
 uint64_t Shuffle(ThreadCtx& t, uint32_t mask, uint64_t value, WarpOp op, int arg, int width,
                  std::source_location loc);
-// A vote (VoteAll, VoteAny, Ballot).
+// A vote (VoteAll, VoteAny, Ballot) or ActiveMask (mask and pred unused).
 uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, WarpOp op, std::source_location loc);
 
 }  // namespace detail

@@ -156,6 +156,9 @@ struct Selection {
 
 struct LaunchShape {
   Dim3 grid, block;
+  // Bytes of dynamic shared memory (the third <<<>>> argument): the size of the block's
+  // `extern __shared__` arrays, which all start at the same address.
+  uint32_t dynamic_shared_bytes = 0;
   uint64_t Threads() const { return grid.Count() * block.Count(); }
 };
 

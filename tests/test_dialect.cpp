@@ -1,0 +1,457 @@
+// The teaching dialect's constructs in textbook kernels (tests/textbook.cuh) through the
+// simulator: the results against the CPU, counters worked out by hand, no findings where the
+// code is correct, shared arrays named after their variables.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kernels/sim_backend.h"
+#include "sim/dialect.h"
+#include "sim/engine.h"
+
+namespace textbook {
+using namespace ::ws::dialect;
+#include "tests/textbook.cuh"
+}  // namespace textbook
+
+namespace {
+using ::ws::dialect::dim3;
+using ::ws::sim::Counters;
+using ::ws::sim::FindingKind;
+using ::ws::sim::Op;
+using ::ws::sim::Space;
+using ::ws::sim::Trace;
+constexpr int kLd = int(Op::Load), kSt = int(Op::Store), kAtom = int(Op::Atomic), kRed = int(Op::Reduction);
+
+::ws::sim::LaunchOptions WithSources() {
+  ::ws::sim::LaunchOptions o;
+  // The compiler may record "../tests/textbook.cuh" (a build-relative path): read it from the
+  // source tree.
+  o.source_text = [](const std::string& file) {
+    const auto at = file.rfind("tests/");
+    std::ifstream in(at == std::string::npos ? file : WARPSCOPE_SOURCE_DIR "/" + file.substr(at));
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  return o;
+}
+
+// One simulated launch: arrays through the simulator's back end, the trace afterwards.
+struct Sim {
+  ::ws::sim::Engine engine{WithSources()};
+  ::ws::kernels::SimBackend b{engine};
+  const Trace& trace() const { return engine.trace(); }
+  const Counters& c() const { return engine.trace().total; }
+  void ExpectNoFindings() const {
+    for (const auto& f : trace().findings) ADD_FAILURE() << f.message;
+  }
+  // The names the shared arrays got.
+  std::vector<std::string> SharedNames() const {
+    std::vector<std::string> names;
+    for (const auto& a : trace().arrays)
+      if (a.space == Space::Shared) names.push_back(a.name);
+    return names;
+  }
+  // Instructions of the traced warp (warp 0 of block 0) with this op and space.
+  int Traced(Op op, Space space) const {
+    int n = 0;
+    for (const auto& ins : trace().instructions) n += ins.op == op && ins.space == space;
+    return n;
+  }
+};
+
+template <class T>
+std::vector<T> Sorted(std::vector<T> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+}  // namespace
+
+// ---- histogram ---------------------------------------------------------------------------------
+// n = 10000 bytes, 4 blocks of 256 threads, stride 1024. Warp g = 0..31 of the grid reads
+// 32 g + 1024 k: 10 iterations for 32 g + 9216 < 10000 (g <= 24), 9 for g = 25..31: 25 x 10 +
+// 7 x 9 = 313 warp iterations, each one 1-byte load (32 bytes from a 32-byte boundary: 1
+// request, 1 sector; the last, 9984..9999, half a sector) and one shared atomic. Per block:
+// 8 shared stores (temp[threadIdx.x] = 0) and 8 loads (temp[threadIdx.x] into the final
+// atomicAdd, whose result is unused: 8 RED). Shared: 4 x 16 + 313 = 377 instructions.
+TEST(Dialect, SharedHistogramCountsWithSharedAtomicsOnALoadedSubscript) {
+  const long n = 10000;
+  std::mt19937 rng(9);
+  std::vector<unsigned char> bytes(n);
+  std::vector<unsigned> want(textbook::kHistoBins, 0);
+  for (auto& x : bytes) { x = (unsigned char)(rng() & 0xff); ++want[x]; }
+  Sim s;
+  auto buffer = s.b.Upload<const unsigned char>("buffer", "unsigned char", bytes, 1, n);
+  auto histo = s.b.Upload<unsigned>("histo", "unsigned", std::vector<unsigned>(256, 0), 1, 256);
+  s.b.Launch(dim3(4), dim3(256), textbook::histo_shared, buffer, n, histo);
+  EXPECT_EQ(s.b.Download(histo), want);
+  EXPECT_EQ(s.c().global_requests[kLd], 313u);
+  EXPECT_EQ(s.c().global_sectors[kLd], 313u);
+  EXPECT_EQ(s.c().global_requests[kRed], 32u);
+  EXPECT_EQ(s.c().global_requests[kAtom], 0u);
+  EXPECT_EQ(s.c().SharedInst(), 377u);
+  // Warp 0 of block 0 runs 10 iterations: 10 shared atomics (ATOMS).
+  EXPECT_EQ(s.Traced(Op::Atomic, Space::Shared), 10);
+  EXPECT_EQ(s.SharedNames(), std::vector<std::string>{"temp"});
+  s.ExpectNoFindings();
+}
+
+// The same loop with global atomics: 313 loads (as above) and 313 RED (result unused).
+TEST(Dialect, GlobalHistogramTakesALoadedValueAsSubscript) {
+  const long n = 10000;
+  std::mt19937 rng(10);
+  std::vector<unsigned char> bytes(n);
+  std::vector<unsigned> want(256, 0);
+  for (auto& x : bytes) { x = (unsigned char)(rng() & 0xff); ++want[x]; }
+  Sim s;
+  auto buffer = s.b.Upload<const unsigned char>("buffer", "unsigned char", bytes, 1, n);
+  auto histo = s.b.Upload<unsigned>("histo", "unsigned", std::vector<unsigned>(256, 0), 1, 256);
+  s.b.Launch(dim3(4), dim3(256), textbook::histo_global, buffer, n, histo);
+  EXPECT_EQ(s.b.Download(histo), want);
+  EXPECT_EQ(s.c().global_requests[kLd], 313u);
+  EXPECT_EQ(s.c().global_sectors[kLd], 313u);
+  EXPECT_EQ(s.c().global_requests[kRed], 313u);
+  EXPECT_EQ(s.c().global_requests[kAtom], 0u);
+  s.ExpectNoFindings();
+}
+
+// ---- 1-D stencil with extern __shared__ ------------------------------------------------------------
+namespace {
+constexpr int kRadius = 3;
+struct Stencil {
+  Sim s;
+  std::vector<int> want;
+  std::vector<int> got;
+};
+// n = 1024 (4 blocks of 256: the textbook kernel has no bounds check); `in` is padded with
+// kRadius ints on each side and the kernel gets a pointer kRadius elements in.
+void RunStencil(Stencil& r, size_t shared_bytes) {
+  const int n = 1024;
+  std::mt19937 rng(3);
+  std::vector<int> padded(n + 2 * kRadius);
+  for (auto& x : padded) x = int(rng() % 1999) - 999;
+  r.want.assign(n, 0);
+  for (int i = 0; i < n; ++i)
+    for (int o = -kRadius; o <= kRadius; ++o) r.want[i] += padded[i + kRadius + o];
+  auto in = r.s.b.Upload<const int>("in", "int", padded, 1, padded.size());
+  auto out = r.s.b.Alloc<int>("out", "int", n, 1, n);
+  r.s.b.Launch(dim3(n / 256), dim3(256), shared_bytes, textbook::stencil_1d, in + kRadius, out);
+  r.got = r.s.b.Download(out);
+}
+}  // namespace
+
+// Per block of 8 warps: shared stores temp[lindex] (8) and the two halo stores of lanes 0-2 of
+// warp 0 (2), 10 in all; shared loads: 7 per warp (offsets -3..3), 56; each instruction reads or
+// writes consecutive words, one wavefront. Global loads: in[gindex] starts 12 bytes past a
+// 128-byte line, so a warp's 128 bytes span 5 sectors (8 x 5 = 40); the halo loads of lanes 0-2
+// read 12 bytes within one sector each (2). Stores: out[gindex], aligned, 4 sectors a warp.
+// Four blocks: shared 224 loads / 40 stores, global 40 loads in 168 sectors, 32 stores in 128.
+TEST(Dialect, StencilWindowInExternSharedSizedByTheLaunch) {
+  Stencil r;
+  RunStencil(r, (256 + 2 * kRadius) * sizeof(int));
+  EXPECT_EQ(r.got, r.want);
+  const auto& c = r.s.c();
+  EXPECT_EQ(c.shared_inst[0], 224u);
+  EXPECT_EQ(c.shared_wavefronts[0], 224u);
+  EXPECT_EQ(c.shared_inst[1], 40u);
+  EXPECT_EQ(c.shared_wavefronts[1], 40u);
+  EXPECT_EQ(c.global_requests[kLd], 40u);
+  EXPECT_EQ(c.global_sectors[kLd], 168u);
+  EXPECT_EQ(c.global_requests[kSt], 32u);
+  EXPECT_EQ(c.global_sectors[kSt], 128u);
+  EXPECT_EQ(r.s.trace().barriers, 4u);
+  EXPECT_EQ(r.s.SharedNames(), std::vector<std::string>{"temp"});
+  for (const auto& a : r.s.trace().arrays) {
+    if (a.space == Space::Shared) { EXPECT_EQ(a.count, 262u); }  // (256 + 6) ints
+  }
+  r.s.ExpectNoFindings();
+}
+
+// A launch without room for the halo (256 ints): the right halo and the last threads' window
+// fall outside the extern array, which the simulator reports as it does for any array.
+TEST(Dialect, ExternSharedTooSmallForTheWindowIsOutOfBounds) {
+  Stencil r;
+  RunStencil(r, 256 * sizeof(int));
+  bool oob = false;
+  for (const auto& f : r.s.trace().findings) oob |= f.kind == FindingKind::OutOfBounds;
+  EXPECT_TRUE(oob);
+}
+
+// ---- shuffles --------------------------------------------------------------------------------
+namespace {
+// Random integers 1..9 as floats: every sum is exact in any order.
+std::vector<float> Digits(int n, unsigned seed, double* sum) {
+  std::mt19937 rng(seed);
+  std::vector<float> v(n);
+  *sum = 0;
+  for (auto& x : v) { x = float(1 + rng() % 9); *sum += x; }
+  return v;
+}
+}  // namespace
+
+// n = 1000, 2 blocks of 128: 8 warps, stride 256; warp g reads 32 g + 256 k for k = 0..3 (the
+// last, 992 + l, still has lanes 0-7): 32 loads, every element once (125 sectors). Five
+// shuffles per warp move no memory; lane 0 of each warp adds with an unused result: 8 RED.
+TEST(Dialect, WarpReductionWithShuffleDown) {
+  double sum = 0;
+  const auto host = Digits(1000, 5, &sum);
+  Sim s;
+  auto in = s.b.Upload<const float>("in", "float", host, 1, 1000);
+  auto out = s.b.Upload<float>("out", "float", std::vector<float>{0.0f}, 1, 1);
+  s.b.Launch(dim3(2), dim3(128), textbook::reduce_warp_atomic, in, out, 1000);
+  EXPECT_EQ(s.b.Download(out)[0], float(sum));
+  EXPECT_EQ(s.c().global_requests[kLd], 32u);
+  EXPECT_EQ(s.c().global_sectors[kLd], 125u);
+  EXPECT_EQ(s.c().global_requests[kRed], 8u);
+  EXPECT_EQ(s.c().global_requests[kAtom], 0u);
+  EXPECT_EQ(s.c().SharedInst(), 0u);
+  s.ExpectNoFindings();
+}
+
+// The block reduction: its shared array, declared in the helper, is named after its variable.
+// Per block of 128: 4 stores (lane 0 of each warp), 1 load (warp 0; lanes 0-3 in range); the
+// loads as above: 32, 125 sectors; 2 stores of one partial sum each.
+TEST(Dialect, BlockReductionNamesTheHelpersSharedArray) {
+  double sum = 0;
+  const auto host = Digits(1000, 6, &sum);
+  Sim s;
+  auto in = s.b.Upload<const float>("in", "float", host, 1, 1000);
+  auto out = s.b.Alloc<float>("out", "float", 2, 1, 2);
+  s.b.Launch(dim3(2), dim3(128), textbook::reduce_block, in, out, 1000);
+  const auto partial = s.b.Download(out);
+  EXPECT_EQ(double(partial[0]) + partial[1], sum);
+  EXPECT_EQ(s.c().shared_inst[0], 2u);
+  EXPECT_EQ(s.c().shared_inst[1], 8u);
+  EXPECT_EQ(s.c().global_requests[kLd], 32u);
+  EXPECT_EQ(s.c().global_requests[kSt], 2u);
+  EXPECT_EQ(s.SharedNames(), std::vector<std::string>{"shared"});
+  s.ExpectNoFindings();
+}
+
+// ---- compaction with ballot, popc, ffs and __activemask -----------------------------------------
+namespace {
+// 1000 elements, negative where i % 3 == 0 (334 of them), positive elsewhere: 666 kept.
+std::vector<int> SignedInput() {
+  std::mt19937 rng(7);
+  std::vector<int> v(1000);
+  for (int i = 0; i < 1000; ++i) v[i] = (i % 3 == 0 ? -1 : 1) * int(1 + rng() % 1000);
+  return v;
+}
+std::vector<int> Positive(const std::vector<int>& v) {
+  std::vector<int> p;
+  for (int x : v)
+    if (x > 0) p.push_back(x);
+  return p;
+}
+}  // namespace
+
+// 8 blocks of 128: 32 warps, each with lanes in range (the last holds 992..999) and with kept
+// lanes: 32 loads (125 sectors), 32 ATOM (the leader's atomicAdd, result used), 32 stores.
+TEST(Dialect, BallotCompactionKeepsEveryPositiveElement) {
+  const auto host = SignedInput();
+  Sim s;
+  auto in = s.b.Upload<const int>("in", "int", host, 1, 1000);
+  auto out = s.b.Alloc<int>("out", "int", 1000, 1, 1000);
+  auto count = s.b.Upload<unsigned>("count", "unsigned", std::vector<unsigned>{0}, 1, 1);
+  s.b.Launch(dim3(8), dim3(128), textbook::compact_ballot, in, out, count, 1000);
+  const unsigned kept = s.b.Download(count)[0];
+  ASSERT_EQ(kept, 666u);
+  auto got = s.b.Download(out);
+  got.resize(kept);
+  EXPECT_EQ(Sorted(got), Sorted(Positive(host)));
+  EXPECT_EQ(s.c().global_requests[kLd], 32u);
+  EXPECT_EQ(s.c().global_sectors[kLd], 125u);
+  EXPECT_EQ(s.c().global_requests[kAtom], 32u);
+  EXPECT_EQ(s.c().global_requests[kRed], 0u);
+  EXPECT_EQ(s.c().global_requests[kSt], 32u);
+  s.ExpectNoFindings();
+}
+
+// The warp-aggregated increment inside `if (i < n && src[i] > 0)`: __activemask() is the lanes
+// that took the branch. Loads: src[i] for the test (32, 125 sectors) and again for the store
+// (32; every 8-int sector holds a kept element: 125); one ATOM per warp; 32 stores.
+TEST(Dialect, WarpAggregatedAtomicWithActivemask) {
+  const auto host = SignedInput();
+  Sim s;
+  auto src = s.b.Upload<const int>("src", "int", host, 1, 1000);
+  auto dst = s.b.Alloc<int>("dst", "int", 1000, 1, 1000);
+  auto nres = s.b.Upload<int>("nres", "int", std::vector<int>{0}, 1, 1);
+  s.b.Launch(dim3(8), dim3(128), textbook::filter_aggregated, dst, nres, src, 1000);
+  const int kept = s.b.Download(nres)[0];
+  ASSERT_EQ(kept, 666);
+  auto got = s.b.Download(dst);
+  got.resize(kept);
+  EXPECT_EQ(Sorted(got), Sorted(Positive(host)));
+  EXPECT_EQ(s.c().global_requests[kLd], 64u);
+  EXPECT_EQ(s.c().global_sectors[kLd], 250u);
+  EXPECT_EQ(s.c().global_requests[kAtom], 32u);
+  EXPECT_EQ(s.c().global_requests[kSt], 32u);
+  s.ExpectNoFindings();
+}
+
+// ---- atomics -------------------------------------------------------------------------------------
+// One block of 64 (2 warps): each warp makes one global atomicAdd with its result used (ATOM)
+// and one shared; thread 0 initialises and reads the counter (1 store, 1 load): 2 ATOM, 4
+// shared instructions. The old values are 0..63 in some order, the counters end at 64.
+template <class T>
+void AtomicCounts() {
+  Sim s;
+  auto g = s.b.Upload<T>("g", "T", std::vector<T>{T(0)}, 1, 1);
+  auto g_olds = s.b.Alloc<T>("g_olds", "T", 64, 1, 64);
+  auto s_olds = s.b.Alloc<T>("s_olds", "T", 64, 1, 64);
+  auto s_final = s.b.Alloc<T>("s_final", "T", 1, 1, 1);
+  s.b.Launch(dim3(1), dim3(64), textbook::atomic_counts<T>, g, g_olds, s_olds, s_final);
+  std::vector<T> seq(64);
+  for (int i = 0; i < 64; ++i) seq[i] = T(i);
+  EXPECT_EQ(Sorted(s.b.Download(g_olds)), seq);
+  EXPECT_EQ(Sorted(s.b.Download(s_olds)), seq);
+  EXPECT_EQ(s.b.Download(g)[0], T(64));
+  EXPECT_EQ(s.b.Download(s_final)[0], T(64));
+  EXPECT_EQ(s.c().global_requests[kAtom], 2u);
+  EXPECT_EQ(s.c().global_requests[kRed], 0u);
+  EXPECT_EQ(s.c().SharedInst(), 4u);
+  EXPECT_EQ(s.Traced(Op::Atomic, Space::Shared), 1);
+  s.ExpectNoFindings();
+}
+
+TEST(Dialect, AtomicAddReturnsTheOldValueForEveryType) {
+  AtomicCounts<int>();
+  AtomicCounts<unsigned>();
+  AtomicCounts<unsigned long long>();
+  AtomicCounts<float>();
+  AtomicCounts<double>();
+}
+
+namespace {
+// Runs atomic_ops<T, ...> on one block of 64 and checks words 0-9 of global memory and 0-8 of
+// shared memory against the CPU. `ops`: the atomics each thread makes on each space, for the
+// RED count (2 warps x ops) and the shared instructions (2 x ops, plus the 9 initial stores
+// and 9 final loads of warp 0: 1 + 1).
+template <class T, bool kInts, bool kSub, bool kIncDec>
+void AtomicOps(const std::vector<T>& vals, int ops) {
+  std::vector<T> init = {T(100000), T(500), T(7), T(0), T(0x1000), T(0x5a5a), T(0), T(0), T(0), T(40)};
+  if constexpr (kInts) init[3] = T(~T(0) ^ T(0x50));  // and: clears bits the operands lack
+  Sim s;
+  auto v = s.b.Upload<const T>("vals", "T", vals, 1, 64);
+  auto g = s.b.Upload<T>("g", "T", init, 1, 10);
+  auto out = s.b.Alloc<T>("s_out", "T", 9, 1, 9);
+  s.b.Launch(dim3(1), dim3(64), textbook::atomic_ops<T, kInts, kSub, kIncDec>, v, g, out);
+  std::vector<T> want = init;
+  for (T x : vals) {
+    if constexpr (kSub) want[0] = T(want[0] - x);
+    if constexpr (kInts) {
+      want[1] = std::min(want[1], x);
+      want[2] = std::max(want[2], x);
+      want[3] = T(want[3] & x);
+      want[4] = T(want[4] | x);
+      want[5] = T(want[5] ^ x);
+    }
+    if constexpr (kIncDec) {
+      want[7] = want[7] >= T(5) ? T(0) : T(want[7] + 1);
+      want[8] = (want[8] == T(0) || want[8] > T(5)) ? T(5) : T(want[8] - 1);
+    }
+    if constexpr (kInts) want[9] = T(want[9] + 1);
+  }
+  const auto got = s.b.Download(g);
+  const auto sh = s.b.Download(out);
+  for (int w : {0, 1, 2, 3, 4, 5, 7, 8}) {
+    EXPECT_EQ(got[w], want[w]) << "global word " << w;
+    EXPECT_EQ(sh[w], want[w]) << "shared word " << w;
+  }
+  EXPECT_EQ(got[9], want[9]);
+  // atomicExch leaves one thread's operand.
+  EXPECT_NE(std::find(vals.begin(), vals.end(), got[6]), vals.end());
+  EXPECT_NE(std::find(vals.begin(), vals.end(), sh[6]), vals.end());
+  EXPECT_EQ(s.c().global_requests[kRed], uint64_t(2 * ops));
+  EXPECT_EQ(s.c().SharedInst(), uint64_t(2 * ops + 2));
+  s.ExpectNoFindings();
+}
+
+template <class T>
+std::vector<T> Operands(bool with_negative) {
+  std::mt19937 rng(11);
+  std::vector<T> v(64);
+  for (auto& x : v) {
+    const int m = int(1 + rng() % 5000);
+    x = with_negative && (rng() & 1) ? T(-m) : T(m);
+  }
+  return v;
+}
+}  // namespace
+
+// The atomics CUDA has: sub/min/max/and/or/xor/exch for int (7), all nine for unsigned (inc
+// and dec with bound 5: 64 steps from 0 end at 64 mod 6 = 4 and at 0 -> 5 -> .. -> 2), no sub
+// for unsigned long long (6), only exch among these for float (1).
+TEST(Dialect, EveryAtomicOnGlobalAndSharedMatchesTheCpu) {
+  AtomicOps<int, true, true, false>(Operands<int>(true), 7);
+  AtomicOps<unsigned, true, true, true>(Operands<unsigned>(false), 9);
+  AtomicOps<unsigned long long, true, false, false>(Operands<unsigned long long>(false), 6);
+  AtomicOps<float, false, false, false>(Operands<float>(true), 1);
+}
+
+// ---- integer intrinsics and votes ----------------------------------------------------------------
+// Two warps of random words, with a 0 in warp 0 (lane 5) and 0x80000000 in warp 1 (lane 8).
+TEST(Dialect, IntegerIntrinsicsVotesAndActivemask) {
+  std::mt19937 rng(12);
+  std::vector<unsigned> in(64);
+  for (auto& x : in) x = rng() | 1u << (rng() % 32);
+  in[5] = 0;
+  in[40] = 0x80000000u;
+  Sim s;
+  auto g_in = s.b.Upload<const unsigned>("in", "unsigned", in, 1, 64);
+  auto out = s.b.Alloc<int>("out", "int", 6 * 64, 64, 6);
+  s.b.Launch(dim3(1), dim3(64), textbook::bit_intrinsics, g_in, out);
+  const auto got = s.b.Download(out);
+  for (int i = 0; i < 64; ++i) {
+    const unsigned x = in[i];
+    const int warp = i / 32;
+    unsigned odd = 0;
+    for (int l = 0; l < 32; ++l) odd |= (in[32 * warp + l] & 1u) << l;
+    EXPECT_EQ(got[6 * i + 0], __builtin_popcount(x)) << i;
+    EXPECT_EQ(got[6 * i + 1], x ? __builtin_ctz(x) + 1 : 0) << i;
+    EXPECT_EQ(got[6 * i + 2], x ? __builtin_clz(x) : 32) << i;
+    EXPECT_EQ(got[6 * i + 3], warp == 0 ? 1 : 0) << i;  // any lane holds 0: warp 0 only
+    EXPECT_EQ(got[6 * i + 4], warp == 0 ? 0 : 1) << i;  // all non-zero: warp 1 only
+    EXPECT_EQ(got[6 * i + 5], (x & 1) ? int(odd) : -1) << i;
+  }
+  s.ExpectNoFindings();
+}
+
+// ---- macros in kernel files ----------------------------------------------------------------------
+// Every family's variants are compiled in one translation unit per back end, so a macro one
+// kernel file defines would reach every file after it: each #define needs an #undef of the same
+// name later in the same file.
+TEST(Dialect, EveryKernelFileUndefinesItsMacros) {
+  namespace fs = std::filesystem;
+  const std::regex define(R"(^\s*#\s*define\s+(\w+))"), undef(R"(^\s*#\s*undef\s+(\w+))");
+  int files = 0;
+  for (const char* dir : {"kernels", "tests"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(fs::path(WARPSCOPE_SOURCE_DIR) / dir)) {
+      if (entry.path().extension() != ".cuh") continue;
+      ++files;
+      std::ifstream in(entry.path());
+      std::vector<std::pair<std::string, int>> open;  // macro, line
+      std::string line;
+      std::smatch m;
+      for (int no = 1; std::getline(in, line); ++no) {
+        if (std::regex_search(line, m, define)) open.emplace_back(m[1], no);
+        if (std::regex_search(line, m, undef))
+          std::erase_if(open, [&](const auto& d) { return d.first == m[1]; });
+      }
+      for (const auto& [name, no] : open)
+        ADD_FAILURE() << entry.path().string() << ":" << no << ": #define " << name
+                      << " without an #undef " << name << " at the end of the file";
+    }
+  }
+  EXPECT_GT(files, 10);  // the catalog's variants and the test kernels were found
+}

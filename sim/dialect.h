@@ -118,6 +118,9 @@ class GlobalRef {
   GlobalRef(T* data, int array, uint64_t base, int64_t index, uint64_t count,
             std::source_location loc)
       : data_(data), array_(array), base_(base), index_(index), count_(count), loc_(loc) {}
+  // Never called: it makes `c ? a[i] : 0` with a floating-point `a` a compile error ("operands
+  // to ?: have different types") where it would otherwise be an int, not CUDA's float.
+  template <std::integral I> requires(!std::integral<Value>) GlobalRef(I) = delete;
 
   operator Value() const {
     Value v{};
@@ -249,6 +252,8 @@ class SharedRef {
   SharedRef(E* data, uint64_t* shadow, ::ws::sim::detail::SharedSlot* slot, uint64_t index,
             uint64_t count, std::source_location loc)
       : data_(data), shadow_(shadow), slot_(slot), index_(index), count_(count), loc_(loc) {}
+  // As GlobalRef's: `c ? s[i] : 0` with a floating-point `s` does not compile (CUDA: float).
+  template <std::integral I> requires(!std::integral<E>) SharedRef(I) = delete;
   operator E() const {
     E v{};
     if (Access(Op::Load)) v = data_[index_];

@@ -76,7 +76,7 @@ __inline__ __device__ float blockReduceSum(float val) {
   if (lane == 0)
     shared[wid] = val;
   __syncthreads();
-  // 0.0f, not 0: in the simulator `c ? shared[lane] : 0` would be an int (README, "The dialect").
+  // 0.0f where the article has 0: the dialect refuses `c ? shared[lane] : 0` (README, "The dialect").
   val = (threadIdx.x < blockDim.x / warpSize) ? shared[lane] : 0.0f;
   if (wid == 0)
     val = warpReduceSum(val);

@@ -22,6 +22,7 @@
 #include "visual/glossary.h"
 #include "visual/palette.h"
 #include "visual/steps.h"
+#include "visual/text_fit.h"
 
 namespace ws::app {
 namespace {
@@ -710,11 +711,16 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   ImGui::PushID(p.name.c_str());
   const bool focused = &p == &Focused();
   ImGui::PushStyleColor(ImGuiCol_Border, focused && Compare() ? ImVec4(0.94f, 0.89f, 0.26f, 1) : ImGui::GetStyle().Colors[ImGuiCol_Border]);
-  ImGui::BeginChild("pane", ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  // The views fill the pane; a pane too short for its badge, lanes and one row of cells scrolls
+  // rather than hides them.
+  ImGui::BeginChild("pane", ImVec2(width, height), true, ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleColor();
   const kernels::VariantInfo& info = *p.variant.variant;
+  // A short pane (a 720-line projector at a large scale) keeps its height for the picture: the
+  // title and the notes take one line each, the rest in their tooltips.
+  const bool short_pane = height < 18 * ImGui::GetTextLineHeightWithSpacing();
   // The family is in the toolbar; the title names the pane and the variant, and wraps.
-  const std::string title = p.name + ": " + info.title;
+  const std::string full_title = p.name + ": " + info.title;
   // The pane's view settings sit in a menu at the title's right (hidden in presenter mode).
   const ImGuiStyle& style = ImGui::GetStyle();
   const float menu_w = present_ ? 0 : ImGui::CalcTextSize("view\xe2\x80\xa6").x + style.FramePadding.x * 2;
@@ -722,7 +728,8 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   const float right = ImGui::GetWindowContentRegionMax().x;
   const float title_w = right - title_x - (menu_w > 0 ? menu_w + style.ItemSpacing.x : 0);
   // The large font where the title fits on one line; otherwise the body font, wrapped.
-  ImFont* title_font = big_ && big_->CalcTextSizeA(big_->FontSize, FLT_MAX, 0, title.c_str()).x <= title_w ? big_ : nullptr;
+  ImFont* title_font = big_ && big_->CalcTextSizeA(big_->FontSize, FLT_MAX, 0, full_title.c_str()).x <= title_w ? big_ : nullptr;
+  const std::string title = title_font || !short_pane ? full_title : visual::Ellipsize(full_title, title_w);
   if (title_font) ImGui::PushFont(title_font);
   ImGui::PushTextWrapPos(title_x + title_w);
   ImGui::TextUnformatted(title.c_str());
@@ -750,12 +757,12 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   if (title_hovered) {
     if (p.outcome) {
       const auto& sh = p.outcome->trace.shape;
-      ImGui::SetTooltip("%s at n=%d: grid %u\xc3\x97%u blocks of %u\xc3\x97%u threads; output %s.\n\n%s", p.Id().c_str(), p.n,
-                        sh.grid.x, sh.grid.y, sh.block.x, sh.block.y,
+      ImGui::SetTooltip("%s\n%s at n=%d: grid %u\xc3\x97%u blocks of %u\xc3\x97%u threads; output %s.\n\n%s%s%s", full_title.c_str(),
+                        p.Id().c_str(), p.n, sh.grid.x, sh.grid.y, sh.block.x, sh.block.y,
                         p.outcome->check.passed ? "matches the CPU reference" : "DIFFERS from the CPU reference",
-                        info.description.c_str());
+                        info.description.c_str(), info.on_hardware.empty() ? "" : "\n\nOn the GPU: ", info.on_hardware.c_str());
     } else {
-      ImGui::SetTooltip("%s\n\n%s", p.Id().c_str(), info.description.c_str());
+      ImGui::SetTooltip("%s\n%s\n\n%s", full_title.c_str(), p.Id().c_str(), info.description.c_str());
     }
   }
   // The cost of the current instruction comes first: it carries the lesson.
@@ -786,15 +793,27 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       ImGui::PopStyleColor();
     }
     if (p.steps.empty()) ImGui::TextDisabled("warp %u of block %u issues no memory instruction", pb_.warp, pb_.block);
-    p.lanes.Draw(p.frame, scale_, &placed_);
-    if (!info.on_hardware.empty() && !present_) {
+    // A short pane keeps room for the picture (a label and three rows of legible cells, and the
+    // banks' header where the kernel uses shared memory): the lane strip loses its numbers and
+    // the GPU's note goes to the title's tooltip.
+    const float line_h = ImGui::GetTextLineHeightWithSpacing();
+    const float picture_min = line_h + 3 * visual::LegibleCell(scale_) + (p.HasShared() ? 3 * line_h : 0.0f);
+    const float lanes_h = ImGui::GetTextLineHeight() + 24.0f * scale_ + style.ItemSpacing.y;
+    p.lanes.Draw(p.frame, scale_, &placed_, ImGui::GetContentRegionAvail().y < lanes_h + picture_min);
+    if (!info.on_hardware.empty() && !present_ && (!short_pane || ImGui::GetContentRegionAvail().y >= line_h + picture_min)) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));  // Okabe-Ito orange
-      ImGui::TextWrapped("On the GPU: %s", info.on_hardware.c_str());
+      const std::string note = "On the GPU: " + info.on_hardware;
+      if (short_pane) {
+        ImGui::TextUnformatted(visual::Ellipsize(note, ImGui::GetContentRegionAvail().x).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note.c_str());
+      } else {
+        ImGui::TextWrapped("%s", note.c_str());
+      }
       ImGui::PopStyleColor();
     }
     const float rest = ImGui::GetContentRegionAvail().y;
     const bool shared = p.HasShared();
-    const float banks_h = shared ? std::clamp(rest * 0.36f, 90.0f * scale_, 260.0f * scale_) : 0.0f;
+    const float banks_h = shared ? std::clamp(rest * 0.36f, std::min(90.0f * scale_, rest * 0.45f), 260.0f * scale_) : 0.0f;
     p.grid.Draw(p.frame, rest - banks_h, scale_, &placed_, Compare() ? &grid_plan_ : nullptr);
     if (shared) p.banks.Draw(p.frame, banks_h, scale_, &placed_);
   }
@@ -912,8 +931,11 @@ void Gui::DrawFrame() {
                                     : visual::TimelineView::Height(Compare(), scale_);
     const float body_h = avail.y - legend_h - bottom_h - style.ItemSpacing.y * 2;
     const float spacing = style.ItemSpacing.x;
-    const float right_w = present_ ? 0 : std::clamp(avail.x * 0.28f, 200.0f * scale_, avail.x * 0.4f);
-    const float left_w = present_ ? avail.x : avail.x - right_w - spacing;
+    // The source and the timings beside the panes, unless the window is less than 700 px wide at
+    // scale 1 (1280 px at scale 2): the panes then take the width, as in presenter mode.
+    const bool side = !present_ && avail.x >= 700.0f * scale_;
+    const float right_w = side ? std::clamp(avail.x * 0.28f, 200.0f * scale_, avail.x * 0.4f) : 0.0f;
+    const float left_w = side ? avail.x - right_w - spacing : avail.x;
     if (Compare()) {
       DrawPane(pane_[0], (left_w - spacing) * 0.5f, body_h);
       ImGui::SameLine();
@@ -922,7 +944,7 @@ void Gui::DrawFrame() {
       DrawPane(pane_[0], left_w, body_h);
     }
     Pane& f = Focused();
-    if (!present_) {
+    if (side) {
       ImGui::SameLine();
       ImGui::BeginChild("side##root", ImVec2(right_w, body_h), false);
       // The memory chart is tall (four levels and three arrows): the source view gives it room.
@@ -938,9 +960,14 @@ void Gui::DrawFrame() {
       }
       ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
       // Two tabs: the timings with the counters, and the memory chart (--side picks the first shown).
+      // The tabs' full names where both fit (a tab bar's content is as wide as its tabs' names).
+      const ImGuiStyle& st = ImGui::GetStyle();
+      const float tabs_w = ImGui::CalcTextSize("timings & counters").x + ImGui::CalcTextSize("memory chart").x +
+                           4 * st.FramePadding.x + st.ItemInnerSpacing.x;
+      const bool long_tabs = tabs_w <= ImGui::GetContentRegionAvail().x;
       if (ImGui::BeginTabBar("side##tabs")) {
         const ImGuiTabItemFlags pick_chart = side_tab_set_ || opt_.side != "chart" ? 0 : ImGuiTabItemFlags_SetSelected;
-        if (ImGui::BeginTabItem("timings & counters")) {
+        if (ImGui::BeginTabItem(long_tabs ? "timings & counters###timings" : "timings###timings")) {
           const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
                                           Compare() ? pane_[1].Id() : "",
                                           Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
@@ -949,7 +976,7 @@ void Gui::DrawFrame() {
           ImGui::EndTabItem();
         }
         chart_shown_ = false;
-        if (ImGui::BeginTabItem("memory chart", nullptr, pick_chart)) {
+        if (ImGui::BeginTabItem(long_tabs ? "memory chart###chart" : "chart###chart", nullptr, pick_chart)) {
           chart_shown_ = true;
           const Pane& pa = pane_[0];
           const Pane& pb = pane_[1];

@@ -32,7 +32,9 @@ void BanksView::Draw(const StepFrame& frame, float height, float scale, std::vec
         "word in one phase: those are served one after another (an n-way conflict).\n"
         "8- and 16-byte accesses are served in phases of 16 and 8 lanes.");
   if (!ins || ins->space != sim::Space::Shared) {
-    ImGui::TextDisabled("the current instruction does not touch shared memory");
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("the current instruction does not touch shared memory");
+    ImGui::PopStyleColor();
     ImGui::PopID();
     return;
   }

@@ -11,6 +11,7 @@
 
 #include "sim/metrics.h"
 #include "visual/palette.h"
+#include "visual/text_fit.h"
 
 namespace ws::visual {
 
@@ -74,14 +75,14 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
         "arithmetic operations the family must do / time, as a % of the FP32 lane peak.\n"
         "The last figure is the speed-up over the family's first variant.");
   if (can_run_gpu) {
-    ImGui::SameLine();
+    if (FitsBeside(ImGui::CalcTextSize("run on GPU").x + 2 * ImGui::GetStyle().FramePadding.x)) ImGui::SameLine();
     ImGui::BeginDisabled(timings.running);
     if (ImGui::SmallButton("run on GPU##timings")) run = true;
     ImGui::EndDisabled();
   }
   if (timings.running) {
     const char spin[] = "|/-\\";
-    ImGui::Text("%c running... %s", spin[int(ImGui::GetTime() * 8) % 4], timings.status.c_str());
+    ImGui::TextWrapped("%c running... %s", spin[int(ImGui::GetTime() * 8) % 4], timings.status.c_str());
     ImGui::ProgressBar(float(timings.progress), ImVec2(-1, 0));
   } else {
     // One short line (wrapped, never cut); the long reason (a driver's error) waits in the tooltip.
@@ -139,37 +140,84 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     ImGui::PopID();
   }
   ImGui::Separator();
-  ImGui::TextUnformatted("Simulator counters (whole launch)");
-  ImGui::SameLine();
+  ImGui::TextWrapped("Simulator counters (whole launch)");
+  // The checkbox beside the heading where the row has room for it, else under it.
+  const float check_w = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("hide zeros").x;
+  if (FitsBeside(check_w)) ImGui::SameLine();
   ImGui::Checkbox("hide zeros##counters", &hide_zero_);
   const auto ma = a ? sim::Metrics(a->total) : std::vector<sim::Metric>{};
   const auto mb = b ? sim::Metrics(b->total) : std::vector<sim::Metric>{};
+  // The values as they are written, to size the columns by them.
+  struct Row {
+    size_t i;
+    std::string va, vb;
+  };
+  std::vector<Row> rows;
+  char buf[64];
+  for (size_t i = 0; i < ma.size(); ++i) {
+    const double vb = i < mb.size() ? mb[i].value : 0;
+    if (hide_zero_ && ma[i].value == 0 && vb == 0) continue;
+    Row r{i, "", ""};
+    std::snprintf(buf, sizeof buf, "%.6g", ma[i].value);
+    r.va = buf;
+    if (b) {
+      if (vb != ma[i].value && ma[i].value != 0) std::snprintf(buf, sizeof buf, "%.6g (%.2gx)", vb, vb / ma[i].value);
+      else std::snprintf(buf, sizeof buf, "%.6g", vb);
+      r.vb = buf;
+    }
+    rows.push_back(r);
+  }
+  const std::string head_a = ShortName(name_a), head_b = ShortName(name_b);
+  float wa = ImGui::CalcTextSize(head_a.c_str()).x, wb = b ? ImGui::CalcTextSize(head_b.c_str()).x : 0.0f, wl = 0;
+  for (const auto& r : rows) {
+    wa = std::max(wa, ImGui::CalcTextSize(r.va.c_str()).x);
+    if (b) wb = std::max(wb, ImGui::CalcTextSize(r.vb.c_str()).x);
+    wl = std::max(wl, ImGui::CalcTextSize(ma[r.i].label.c_str()).x);
+  }
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float cell_pad = 2 * style.CellPadding.x + 2.0f;  // each column's padding and border
+  const float avail = ImGui::GetContentRegionAvail().x;
   const int cols = b ? 3 : 2;
-  if (ImGui::BeginTable("counters##table", cols, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                                     ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("metric", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-    ImGui::TableSetupColumn(name_a.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    if (b) ImGui::TableSetupColumn(name_b.c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableHeadersRow();
-    for (size_t i = 0; i < ma.size(); ++i) {
-      const double vb = i < mb.size() ? mb[i].value : 0;
-      if (hide_zero_ && ma[i].value == 0 && vb == 0) continue;
-      ImGui::PushID(int(i));
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      // A short label in the table; the Nsight Compute name and its meaning in the tooltip.
-      ImGui::TextUnformatted(ma[i].label.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", ma[i].name.c_str(), ma[i].meaning.c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%.6g", ma[i].value);
-      if (b) {
+  // A table where the values fit their columns beside labels at least 40% of the width (labels
+  // wrap); a narrow panel lists each counter with its values under it instead.
+  const float values_w = wa + wb + cell_pad * float(cols - 1);
+  if (avail - values_w - cell_pad >= std::min(wl, 0.4f * avail)) {
+    if (ImGui::BeginTable("counters##table", cols, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                                       ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::TableSetupColumn("metric", ImGuiTableColumnFlags_WidthStretch);
+      ImGui::TableSetupColumn(head_a.c_str(), ImGuiTableColumnFlags_WidthFixed, wa);
+      if (b) ImGui::TableSetupColumn(head_b.c_str(), ImGuiTableColumnFlags_WidthFixed, wb);
+      ImGui::TableHeadersRow();
+      for (const auto& r : rows) {
+        ImGui::PushID(int(r.i));
+        ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        if (vb != ma[i].value && ma[i].value != 0) ImGui::Text("%.6g (%.2gx)", vb, vb / ma[i].value);
-        else ImGui::Text("%.6g", vb);
+        // A short label in the table; the Nsight Compute name and its meaning in the tooltip.
+        ImGui::TextWrapped("%s", ma[r.i].label.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", ma[r.i].name.c_str(), ma[r.i].meaning.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.va.c_str());
+        if (b) {
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(r.vb.c_str());
+        }
+        ImGui::PopID();
       }
+      ImGui::EndTable();
+    }
+  } else {
+    for (const auto& r : rows) {
+      ImGui::PushID(int(r.i));
+      ImGui::TextWrapped("%s", ma[r.i].label.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", ma[r.i].name.c_str(), ma[r.i].meaning.c_str());
+      ImGui::Indent();
+      ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
+      const std::string values = b ? head_a + " " + r.va + " \xc2\xb7 " + head_b + " " + r.vb : r.va;
+      ImGui::TextWrapped("%s", values.c_str());
+      ImGui::PopStyleColor();
+      ImGui::Unindent();
       ImGui::PopID();
     }
-    ImGui::EndTable();
   }
 
   return run;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "visual/palette.h"
+#include "visual/text_fit.h"
 
 namespace ws::visual {
 namespace {
@@ -195,15 +196,24 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     const bool whole = win.rows >= m.shape.rows && win.cols >= m.shape.cols;
 
     ImGui::PushID(int(ai));
-    std::string label = a.name + " (" + (a.space == sim::Space::Shared ? "shared " : "") + a.type;
-    label += a.rows > 1 ? ", " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + ")"
-                        : "[" + std::to_string(a.count) + "]" + (m.cells_per_elem > 1 ? ", a cell per 4 bytes)" : ")");
-    if (!whole)
-      label += "  rows " + std::to_string(win.row0) + "-" + std::to_string(win.row0 + win.rows - 1) + ", cols " +
-               std::to_string(win.col0) + "-" + std::to_string(win.col0 + win.cols - 1);
-    dl->PushClipRect(V(slot.label.x, slot.label.y), V(slot.label.x + slot.label.w, slot.label.y + slot.label.h), true);
-    dl->AddText(V(slot.label.x, slot.label.y), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
-    dl->PopClipRect();
+    // The label as long as its slot allows (the region shown, the type and shape go first); the
+    // whole of it in a tooltip. A slot pushed below the view by a short pane gets no label.
+    const std::string what = a.name + " (" + (a.space == sim::Space::Shared ? "shared " : "") + a.type +
+                             (a.rows > 1 ? ", " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + ")"
+                                         : "[" + std::to_string(a.count) + "]" + (m.cells_per_elem > 1 ? ", a cell per 4 bytes)" : ")"));
+    const std::string region = whole ? "" : "  rows " + std::to_string(win.row0) + "-" + std::to_string(win.row0 + win.rows - 1) +
+                                                ", cols " + std::to_string(win.col0) + "-" + std::to_string(win.col0 + win.cols - 1);
+    const ImVec2 clip_max = dl->GetClipRectMax();
+    // A pixel in from the slot's left edge: a glyph such as '_' reaches left of its pen.
+    const float label_x = slot.label.x + 1.0f;
+    const float label_w = std::min(slot.label.x + slot.label.w, clip_max.x) - label_x;
+    if (slot.label.y + ImGui::GetTextLineHeight() <= clip_max.y) {
+      const std::string label = FitText({what + region, what, a.name}, label_w);
+      dl->AddText(V(label_x, slot.label.y), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+      if (hovered && label != what + region && mouse.x >= label_x && mouse.x < label_x + label_w &&
+          mouse.y >= slot.label.y && mouse.y < slot.label.y + slot.label.h)
+        ImGui::SetTooltip("%s", (what + region).c_str());
+    }
     if (placed) {
       Placed p{frame.pane, "grid", a.name, view, m.shape.rows, m.shape.cols, 1.0f};
       p.cell = cell;

@@ -11,13 +11,20 @@
 
 #include "sim/metrics.h"
 #include "visual/palette.h"
+#include "visual/text_fit.h"
 
 namespace ws::visual {
 
 void SourceView::Draw(const StepFrame& frame, const std::string& source_path, const std::string& text, float height,
                       float scale, void* mono_font, const std::vector<SourceMark>* errors) {
   ImGui::PushID(frame.pane.c_str());
-  ImGui::Text("%s  %s", frame.pane.c_str(), source_path.c_str());
+  // The path where it fits, else the file's name (the path in a tooltip).
+  const std::string full_head = frame.pane + "  " + source_path;
+  const std::string file = source_path.substr(source_path.rfind('/') == std::string::npos ? 0 : source_path.rfind('/') + 1);
+  const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
+  const std::string head = FitText({full_head, frame.pane + "  " + file}, ImGui::GetContentRegionAvail().x - marker_w);
+  ImGui::TextUnformatted(head.c_str());
+  if (head != full_head && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", source_path.c_str());
   HelpMarker(
         "The kernel as it is compiled for both the GPU and the simulator. Highlighted: the line of\n"
         "the current instruction. Right: this launch's global sectors / ideal and shared wavefronts\n"
@@ -32,7 +39,9 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
     ImGui::PopStyleColor();
     header_h += ImGui::GetCursorPosY() - before;
   }
-  ImGui::BeginChild("source##view", ImVec2(0, height - header_h), true, ImGuiWindowFlags_HorizontalScrollbar);
+  // Long lines wrap (a projector has no room to scroll sideways), indented under their code. The
+  // scrollbar is always there: the lines' wrapping does not change with it coming and going.
+  ImGui::BeginChild("source##view", ImVec2(0, height - header_h), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   if (mono_font) ImGui::PushFont(static_cast<ImFont*>(mono_font));
   const uint32_t current = frame.Focus() && frame.trace && frame.Focus()->site < frame.trace->sites.size()
                                ? frame.trace->sites[frame.Focus()->site].line
@@ -40,36 +49,55 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
   std::istringstream in(text);
   std::string line;
   uint32_t number = 0;
-  const float line_h = ImGui::GetTextLineHeightWithSpacing();
-  const float counter_w = ImGui::CalcTextSize("0000000/0000000 s 0000000 wf").x;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
   while (std::getline(in, line)) {
     ++number;
     ImGui::PushID(int(number));
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float w = std::max(ImGui::GetContentRegionAvail().x, 200.0f * scale);
-    if (number == current)
-      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + line_h), Pack(kHighlight, 70));
-    bool marked = false;
-    if (errors)
-      for (const auto& m : *errors) marked |= m.line == int(number);
-    if (marked)
-      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + line_h), Pack(kConflict, 60));
-    ImGui::Text("%3u  %s", number, line.c_str());
-    const bool hovered = ImGui::IsItemHovered();
+    const float w = ImGui::GetContentRegionAvail().x;
     const sim::Counters* c = nullptr;
     if (frame.trace) {
       auto it = frame.trace->per_line.find(number);
       if (it != frame.trace->per_line.end() && it->second.mem_inst) c = &it->second;
     }
+    // The line's counters at the right of its first row, or on a row of their own under a line
+    // that would otherwise be squeezed into less than half the width.
+    char buf[96] = "";
+    bool wasteful = false;
     if (c) {
-      char buf[96];
       const uint64_t sec = c->GlobalSectors();
       const uint64_t ideal = c->GlobalIdealSectors();
       const uint64_t wf = c->SharedWavefronts();
       if (sec) std::snprintf(buf, sizeof buf, "%llu/%llu s", (unsigned long long)sec, (unsigned long long)ideal);
       else std::snprintf(buf, sizeof buf, "%llu wf", (unsigned long long)wf);
-      ImGui::SameLine(std::max(w - counter_w, ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + 10 * scale));
-      const bool wasteful = sec > ideal || wf > c->SharedIdealWavefronts();
+      wasteful = sec > ideal || wf > c->SharedIdealWavefronts();
+    }
+    char num[16];
+    std::snprintf(num, sizeof num, "%3u  ", number);
+    const float num_w = ImGui::CalcTextSize(num).x;
+    const float counter_w = buf[0] ? ImGui::CalcTextSize(buf).x : 0.0f;
+    const bool counter_beside = buf[0] && w - num_w - counter_w - spacing >= 0.5f * w;
+    const float code_w = std::max(w - num_w - (counter_beside ? counter_w + spacing : 0.0f), ImGui::CalcTextSize("M").x);
+    const ImVec2 code_size = ImGui::CalcTextSize(line.c_str(), nullptr, false, code_w);
+    const float row_h = std::max(code_size.y, ImGui::GetTextLineHeight()) + (buf[0] && !counter_beside ? ImGui::GetTextLineHeightWithSpacing() : 0.0f);
+    if (number == current)
+      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + row_h + ImGui::GetStyle().ItemSpacing.y), Pack(kHighlight, 70));
+    bool marked = false;
+    if (errors)
+      for (const auto& m : *errors) marked |= m.line == int(number);
+    if (marked)
+      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + row_h + ImGui::GetStyle().ItemSpacing.y), Pack(kConflict, 60));
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(num);
+    ImGui::SameLine(0, 0);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + code_w);
+    ImGui::TextUnformatted(line.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+    const bool hovered = ImGui::IsItemHovered();
+    if (c) {
+      if (counter_beside) ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - counter_w);
+      else ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - counter_w);
       ImGui::TextColored(wasteful ? ImVec4(kConflict.r / 255.f, kConflict.g / 255.f, kConflict.b / 255.f, 1)
                                   : ImVec4(0.6f, 0.6f, 0.6f, 1),
                          "%s", buf);
@@ -84,7 +112,11 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
     }
     if (errors)
       for (const auto& m : *errors)
-        if (m.line == int(number)) ImGui::TextColored(red, "     ^ %s", m.text.c_str());
+        if (m.line == int(number)) {
+          ImGui::PushStyleColor(ImGuiCol_Text, red);
+          ImGui::TextWrapped("     ^ %s", m.text.c_str());
+          ImGui::PopStyleColor();
+        }
     if (marked && scrolled_to_ != ~0u - number) {  // a new error: scroll it into view once
       ImGui::SetScrollHereY(0.35f);
       scrolled_to_ = ~0u - number;
@@ -98,7 +130,11 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
   }
   if (errors)
     for (const auto& m : *errors)
-      if (m.line <= 0 || m.line > int(number)) ImGui::TextColored(red, "%s", m.text.c_str());
+      if (m.line <= 0 || m.line > int(number)) {
+        ImGui::PushStyleColor(ImGuiCol_Text, red);
+        ImGui::TextWrapped("%s", m.text.c_str());
+        ImGui::PopStyleColor();
+      }
   if (text.empty()) ImGui::TextDisabled("(source not embedded in this build)");
   if (mono_font) ImGui::PopFont();
   ImGui::EndChild();

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "visual/palette.h"
+#include "visual/text_fit.h"
 
 namespace ws::visual {
 namespace {
@@ -142,8 +143,12 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
   ImGui::SameLine();
   if (IconButton("\xe2\x86\x93##tl", "The same source line, one loop iteration earlier (Down)")) in.iteration = -1;
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::min(130 * scale, ImGui::GetContentRegionAvail().x * 0.3f));
-  ImGui::SliderFloat("##speed", &pb.speed, 0.5f, 60.0f, "%.1f steps/s", ImGuiSliderFlags_Logarithmic);
+  // The speed's words where the slider has room for them, else the figure alone.
+  const float frame_pad = 2 * ImGui::GetStyle().FramePadding.x;
+  const float speed_w = std::min(130 * scale, ImGui::GetContentRegionAvail().x * 0.3f);
+  const bool speed_words = ImGui::CalcTextSize("60.0 steps/s").x + frame_pad <= speed_w;
+  ImGui::SetNextItemWidth(std::max(speed_w, ImGui::CalcTextSize("60.0/s").x + frame_pad));
+  ImGui::SliderFloat("##speed", &pb.speed, 0.5f, 60.0f, speed_words ? "%.1f steps/s" : "%.1f/s", ImGuiSliderFlags_Logarithmic);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playback speed");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
@@ -166,14 +171,17 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
   if (pb.compare) {
     ImGui::SameLine();
     const std::string other = std::string(pb.leader) == "A" ? "B" : "A";
-    const std::string label = other + " follows " + pb.leader + " " + ToString(pb.follow) + " (L)##tl";
-    if (ImGui::Button(label.c_str())) in.follow_changed = true;
+    const std::string full = other + " follows " + pb.leader + " " + ToString(pb.follow) + " (L)";
+    // As much of the sentence as the row has room for (the whole of it in the tooltip).
+    const std::string words = FitText({full, other + ": " + ToString(pb.follow) + " (L)", other + ": " + ToString(pb.follow)},
+                                      ImGui::GetContentRegionAvail().x - frame_pad);
+    if (ImGui::Button((words + "##tl").c_str())) in.follow_changed = true;
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("How the other pane moves when the focused one steps:\n"
+      ImGui::SetTooltip("%s.\nHow the other pane moves when the focused one steps:\n"
                         "in lockstep: the same step number (and the same loop iteration for Up/Down);\n"
                         "by source role: the instruction doing the same thing (load/store, global/shared)\n"
                         "  to the array of the same name, so unlike kernels line up;\n"
-                        "alone: it stays; Tab gives it the keys.");
+                        "alone: it stays; Tab gives it the keys.", full.c_str());
   }
   ImGui::EndGroup();
   return in;

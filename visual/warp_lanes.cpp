@@ -10,6 +10,7 @@
 #include "sim/caption.h"
 #include "visual/palette.h"
 #include "visual/steps.h"
+#include "visual/text_fit.h"
 
 namespace ws::visual {
 
@@ -35,22 +36,25 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, 
   // would take more than two lines or the badge more than half the height left in the pane: a
   // narrow or short pane keeps room for the lanes and the picture, and nothing is cut.
   ImFont* head_font = font ? font : ImGui::GetFont();
+  // Lines break at spaces only ("12.5%" stays whole).
+  details = WrapAtSpaces(ImGui::GetFont(), ImGui::GetFontSize(), details, wrap);
   const ImVec2 ds = details.empty() ? ImVec2(0, 0) : ImGui::CalcTextSize(details.c_str(), nullptr, false, wrap);
   const float gap = details.empty() ? 0.0f : 2.0f * scale;
   const float room = 0.5f * ImGui::GetContentRegionAvail().y - ds.y - gap - 2 * pad;
   float head_size = head_font->FontSize;
-  ImVec2 hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, caption.headline.c_str());
+  std::string headline = WrapAtSpaces(head_font, head_size, caption.headline, wrap);
+  ImVec2 hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, headline.c_str());
   while ((hs.y > 2.5f * head_size || hs.y > room) && head_size * 0.85f >= ImGui::GetFontSize()) {
     head_size *= 0.85f;
-    hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, caption.headline.c_str());
+    headline = WrapAtSpaces(head_font, head_size, caption.headline, wrap);
+    hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, headline.c_str());
   }
   const Rect r{p.x, p.y, std::min(avail, std::max(hs.x, ds.x) + 2 * pad), hs.y + gap + ds.y + 2 * pad};
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.x + r.w, r.y + r.h), Pack({48, 46, 20}), 4.0f * scale);
   dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.x + r.w, r.y + r.h), Pack(kHighlight, 160), 4.0f * scale, 0,
               std::max(1.0f, scale));
-  dl->AddText(head_font, head_size, ImVec2(r.x + pad, r.y + pad), Pack(kHighlight), caption.headline.c_str(), nullptr,
-              wrap);
+  dl->AddText(head_font, head_size, ImVec2(r.x + pad, r.y + pad), Pack(kHighlight), headline.c_str(), nullptr, wrap);
   if (!details.empty())
     dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x + pad, r.y + pad + hs.y + gap),
                 Pack({230, 224, 170}), details.c_str(), nullptr, wrap);
@@ -110,7 +114,7 @@ void WarpLanesView::DrawCost(const StepFrame& frame, float scale, std::vector<Pl
   ImGui::PopID();
 }
 
-void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed) {
+void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed, bool compact) {
   const sim::WarpInstruction* ins = frame.Focus();
   if (!frame.trace || !ins) return;
   const sim::Trace& trace = *frame.trace;
@@ -118,8 +122,8 @@ void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed
   ImGui::PushID(frame.pane.c_str());
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
-  const float num_h = ImGui::GetTextLineHeight();
-  const Rect strip{p.x, p.y + num_h, w, 22.0f * scale};
+  const float num_h = compact ? 0.0f : ImGui::GetTextLineHeight();
+  const Rect strip{p.x, p.y + num_h, w, (compact ? 10.0f : 22.0f) * scale};
   if (placed) placed->push_back({frame.pane, "lanes", a ? a->name : "", strip});
   ImDrawList* dl = ImGui::GetWindowDrawList();
   int hovered = -1;
@@ -128,7 +132,7 @@ void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed
     const Rect b = LaneBox(strip, lane);
     const bool on = ins->mask >> lane & 1;
     const float pad = std::max(1.0f, 0.08f * b.w);
-    if (lane % label_stride == 0) {
+    if (!compact && lane % label_stride == 0) {
       char num[8];
       std::snprintf(num, sizeof num, "%d", lane);
       dl->AddText(ImVec2(b.x + pad, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);

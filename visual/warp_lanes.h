@@ -21,7 +21,8 @@ class WarpLanesView {
   // font (null: the largest font loaded).
   void DrawCost(const StepFrame& frame, float scale, std::vector<Placed>* placed, ImFont* badge_font = nullptr);
   // The lane strip (and, when asked, every lane's element).
-  void Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed);
+  // `compact`: a thin strip without lane numbers, for a pane short of room for the picture.
+  void Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed, bool compact = false);
 
   bool show_addresses = false;  // list every lane's element and address (set by the pane's view menu)
 };

@@ -16,6 +16,7 @@
 #include "kernels/sim_backend.h"
 #include "sim/dialect.h"
 #include "sim/engine.h"
+#include "tests/textbook_cpu.h"
 
 namespace textbook {
 using namespace ::ws::dialect;
@@ -23,6 +24,7 @@ using namespace ::ws::dialect;
 }  // namespace textbook
 
 namespace {
+using namespace ::textbook_cpu;
 using ::ws::dialect::dim3;
 using ::ws::sim::Counters;
 using ::ws::sim::FindingKind;
@@ -69,10 +71,16 @@ struct Sim {
   }
 };
 
-template <class T>
-std::vector<T> Sorted(std::vector<T> v) {
-  std::sort(v.begin(), v.end());
-  return v;
+// One of the histogram kernels on n = 10000 random bytes, 4 blocks of 256 threads.
+void Histogram(Sim& s, void (*kernel)(::ws::dialect::Global<const unsigned char>, long,
+                                      ::ws::dialect::Global<unsigned>), unsigned seed) {
+  const long n = 10000;
+  std::vector<unsigned> want;
+  const auto bytes = HistogramInput(n, seed, &want);
+  auto buffer = s.b.Upload<const unsigned char>("buffer", "unsigned char", bytes, 1, n);
+  auto histo = s.b.Upload<unsigned>("histo", "unsigned", std::vector<unsigned>(256, 0), 1, 256);
+  s.b.Launch(dim3(4), dim3(256), kernel, buffer, n, histo);
+  EXPECT_EQ(s.b.Download(histo), want);
 }
 
 }  // namespace
@@ -85,16 +93,8 @@ std::vector<T> Sorted(std::vector<T> v) {
 // 8 shared stores (temp[threadIdx.x] = 0) and 8 loads (temp[threadIdx.x] into the final
 // atomicAdd, whose result is unused: 8 RED). Shared: 4 x 16 + 313 = 377 instructions.
 TEST(Dialect, SharedHistogramCountsWithSharedAtomicsOnALoadedSubscript) {
-  const long n = 10000;
-  std::mt19937 rng(9);
-  std::vector<unsigned char> bytes(n);
-  std::vector<unsigned> want(textbook::kHistoBins, 0);
-  for (auto& x : bytes) { x = (unsigned char)(rng() & 0xff); ++want[x]; }
   Sim s;
-  auto buffer = s.b.Upload<const unsigned char>("buffer", "unsigned char", bytes, 1, n);
-  auto histo = s.b.Upload<unsigned>("histo", "unsigned", std::vector<unsigned>(256, 0), 1, 256);
-  s.b.Launch(dim3(4), dim3(256), textbook::histo_shared, buffer, n, histo);
-  EXPECT_EQ(s.b.Download(histo), want);
+  Histogram(s, textbook::histo_shared, 9);
   EXPECT_EQ(s.c().global_requests[kLd], 313u);
   EXPECT_EQ(s.c().global_sectors[kLd], 313u);
   EXPECT_EQ(s.c().global_requests[kRed], 32u);
@@ -108,16 +108,8 @@ TEST(Dialect, SharedHistogramCountsWithSharedAtomicsOnALoadedSubscript) {
 
 // The same loop with global atomics: 313 loads (as above) and 313 RED (result unused).
 TEST(Dialect, GlobalHistogramTakesALoadedValueAsSubscript) {
-  const long n = 10000;
-  std::mt19937 rng(10);
-  std::vector<unsigned char> bytes(n);
-  std::vector<unsigned> want(256, 0);
-  for (auto& x : bytes) { x = (unsigned char)(rng() & 0xff); ++want[x]; }
   Sim s;
-  auto buffer = s.b.Upload<const unsigned char>("buffer", "unsigned char", bytes, 1, n);
-  auto histo = s.b.Upload<unsigned>("histo", "unsigned", std::vector<unsigned>(256, 0), 1, 256);
-  s.b.Launch(dim3(4), dim3(256), textbook::histo_global, buffer, n, histo);
-  EXPECT_EQ(s.b.Download(histo), want);
+  Histogram(s, textbook::histo_global, 10);
   EXPECT_EQ(s.c().global_requests[kLd], 313u);
   EXPECT_EQ(s.c().global_sectors[kLd], 313u);
   EXPECT_EQ(s.c().global_requests[kRed], 313u);
@@ -137,12 +129,7 @@ struct Stencil {
 // kRadius ints on each side and the kernel gets a pointer kRadius elements in.
 void RunStencil(Stencil& r, size_t shared_bytes) {
   const int n = 1024;
-  std::mt19937 rng(3);
-  std::vector<int> padded(n + 2 * kRadius);
-  for (auto& x : padded) x = int(rng() % 1999) - 999;
-  r.want.assign(n, 0);
-  for (int i = 0; i < n; ++i)
-    for (int o = -kRadius; o <= kRadius; ++o) r.want[i] += padded[i + kRadius + o];
+  const auto padded = StencilInput(n, kRadius, &r.want);
   auto in = r.s.b.Upload<const int>("in", "int", padded, 1, padded.size());
   auto out = r.s.b.Alloc<int>("out", "int", n, 1, n);
   r.s.b.Launch(dim3(n / 256), dim3(256), shared_bytes, textbook::stencil_1d, in + kRadius, out);
@@ -188,16 +175,6 @@ TEST(Dialect, ExternSharedTooSmallForTheWindowIsOutOfBounds) {
 }
 
 // ---- shuffles --------------------------------------------------------------------------------
-namespace {
-// Random integers 1..9 as floats: every sum is exact in any order.
-std::vector<float> Digits(int n, unsigned seed, double* sum) {
-  std::mt19937 rng(seed);
-  std::vector<float> v(n);
-  *sum = 0;
-  for (auto& x : v) { x = float(1 + rng() % 9); *sum += x; }
-  return v;
-}
-}  // namespace
 
 // n = 1000, 2 blocks of 128: 8 warps, stride 256; warp g reads 32 g + 256 k for k = 0..3 (the
 // last, 992 + l, still has lanes 0-7): 32 loads, every element once (125 sectors). Five
@@ -239,21 +216,6 @@ TEST(Dialect, BlockReductionNamesTheHelpersSharedArray) {
 }
 
 // ---- compaction with ballot, popc, ffs and __activemask -----------------------------------------
-namespace {
-// 1000 elements, negative where i % 3 == 0 (334 of them), positive elsewhere: 666 kept.
-std::vector<int> SignedInput() {
-  std::mt19937 rng(7);
-  std::vector<int> v(1000);
-  for (int i = 0; i < 1000; ++i) v[i] = (i % 3 == 0 ? -1 : 1) * int(1 + rng() % 1000);
-  return v;
-}
-std::vector<int> Positive(const std::vector<int>& v) {
-  std::vector<int> p;
-  for (int x : v)
-    if (x > 0) p.push_back(x);
-  return p;
-}
-}  // namespace
 
 // 8 blocks of 128: 32 warps, each with lanes in range (the last holds 992..999) and with kept
 // lanes: 32 loads (125 sectors), 32 ATOM (the leader's atomicAdd, result used), 32 stores.
@@ -338,92 +300,42 @@ namespace {
 // RED count (2 warps x ops) and the shared instructions (2 x ops, plus the 9 initial stores
 // and 9 final loads of warp 0: 1 + 1).
 template <class T, bool kInts, bool kSub, bool kIncDec>
-void AtomicOps(const std::vector<T>& vals, int ops) {
-  std::vector<T> init = {T(100000), T(500), T(7), T(0), T(0x1000), T(0x5a5a), T(0), T(0), T(0), T(40)};
-  if constexpr (kInts) init[3] = T(~T(0) ^ T(0x50));  // and: clears bits the operands lack
+void AtomicOps(bool with_negative, int ops) {
+  const auto vals = AtomicOperands<T>(with_negative);
+  const auto init = AtomicInit<T, kInts>();
   Sim s;
   auto v = s.b.Upload<const T>("vals", "T", vals, 1, 64);
   auto g = s.b.Upload<T>("g", "T", init, 1, 10);
   auto out = s.b.Alloc<T>("s_out", "T", 9, 1, 9);
   s.b.Launch(dim3(1), dim3(64), textbook::atomic_ops<T, kInts, kSub, kIncDec>, v, g, out);
-  std::vector<T> want = init;
-  for (T x : vals) {
-    if constexpr (kSub) want[0] = T(want[0] - x);
-    if constexpr (kInts) {
-      want[1] = std::min(want[1], x);
-      want[2] = std::max(want[2], x);
-      want[3] = T(want[3] & x);
-      want[4] = T(want[4] | x);
-      want[5] = T(want[5] ^ x);
-    }
-    if constexpr (kIncDec) {
-      want[7] = want[7] >= T(5) ? T(0) : T(want[7] + 1);
-      want[8] = (want[8] == T(0) || want[8] > T(5)) ? T(5) : T(want[8] - 1);
-    }
-    if constexpr (kInts) want[9] = T(want[9] + 1);
-  }
-  const auto got = s.b.Download(g);
-  const auto sh = s.b.Download(out);
-  for (int w : {0, 1, 2, 3, 4, 5, 7, 8}) {
-    EXPECT_EQ(got[w], want[w]) << "global word " << w;
-    EXPECT_EQ(sh[w], want[w]) << "shared word " << w;
-  }
-  EXPECT_EQ(got[9], want[9]);
-  // atomicExch leaves one thread's operand.
-  EXPECT_NE(std::find(vals.begin(), vals.end(), got[6]), vals.end());
-  EXPECT_NE(std::find(vals.begin(), vals.end(), sh[6]), vals.end());
+  const auto want = AtomicWant<T, kInts, kSub, kIncDec>(init, vals);
+  ExpectAtomicWords(vals, want, s.b.Download(g), s.b.Download(out));
   EXPECT_EQ(s.c().global_requests[kRed], uint64_t(2 * ops));
   EXPECT_EQ(s.c().SharedInst(), uint64_t(2 * ops + 2));
   s.ExpectNoFindings();
 }
 
-template <class T>
-std::vector<T> Operands(bool with_negative) {
-  std::mt19937 rng(11);
-  std::vector<T> v(64);
-  for (auto& x : v) {
-    const int m = int(1 + rng() % 5000);
-    x = with_negative && (rng() & 1) ? T(-m) : T(m);
-  }
-  return v;
-}
 }  // namespace
 
 // The atomics CUDA has: sub/min/max/and/or/xor/exch for int (7), all nine for unsigned (inc
 // and dec with bound 5: 64 steps from 0 end at 64 mod 6 = 4 and at 0 -> 5 -> .. -> 2), no sub
 // for unsigned long long (6), only exch among these for float (1).
 TEST(Dialect, EveryAtomicOnGlobalAndSharedMatchesTheCpu) {
-  AtomicOps<int, true, true, false>(Operands<int>(true), 7);
-  AtomicOps<unsigned, true, true, true>(Operands<unsigned>(false), 9);
-  AtomicOps<unsigned long long, true, false, false>(Operands<unsigned long long>(false), 6);
-  AtomicOps<float, false, false, false>(Operands<float>(true), 1);
+  AtomicOps<int, true, true, false>(true, 7);
+  AtomicOps<unsigned, true, true, true>(false, 9);
+  AtomicOps<unsigned long long, true, false, false>(false, 6);
+  AtomicOps<float, false, false, false>(true, 1);
 }
 
 // ---- integer intrinsics and votes ----------------------------------------------------------------
 // Two warps of random words, with a 0 in warp 0 (lane 5) and 0x80000000 in warp 1 (lane 8).
 TEST(Dialect, IntegerIntrinsicsVotesAndActivemask) {
-  std::mt19937 rng(12);
-  std::vector<unsigned> in(64);
-  for (auto& x : in) x = rng() | 1u << (rng() % 32);
-  in[5] = 0;
-  in[40] = 0x80000000u;
+  const auto in = BitWords();
   Sim s;
   auto g_in = s.b.Upload<const unsigned>("in", "unsigned", in, 1, 64);
   auto out = s.b.Alloc<int>("out", "int", 6 * 64, 64, 6);
   s.b.Launch(dim3(1), dim3(64), textbook::bit_intrinsics, g_in, out);
-  const auto got = s.b.Download(out);
-  for (int i = 0; i < 64; ++i) {
-    const unsigned x = in[i];
-    const int warp = i / 32;
-    unsigned odd = 0;
-    for (int l = 0; l < 32; ++l) odd |= (in[32 * warp + l] & 1u) << l;
-    EXPECT_EQ(got[6 * i + 0], __builtin_popcount(x)) << i;
-    EXPECT_EQ(got[6 * i + 1], x ? __builtin_ctz(x) + 1 : 0) << i;
-    EXPECT_EQ(got[6 * i + 2], x ? __builtin_clz(x) : 32) << i;
-    EXPECT_EQ(got[6 * i + 3], warp == 0 ? 1 : 0) << i;  // any lane holds 0: warp 0 only
-    EXPECT_EQ(got[6 * i + 4], warp == 0 ? 0 : 1) << i;  // all non-zero: warp 1 only
-    EXPECT_EQ(got[6 * i + 5], (x & 1) ? int(odd) : -1) << i;
-  }
+  EXPECT_EQ(s.b.Download(out), BitResults(in));
   s.ExpectNoFindings();
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernels/dialect_cuda.h"
+#include "tests/textbook_cpu.h"
 
 namespace textbook {
 using namespace ::ws::dialect;
@@ -17,6 +18,7 @@ using namespace ::ws::dialect;
 }  // namespace textbook
 
 namespace {
+using namespace ::textbook_cpu;
 
 #define WS_CHECK(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
 
@@ -45,35 +47,13 @@ bool HaveDevice() {
 #define WS_NEED_DEVICE() \
   if (!HaveDevice()) GTEST_SKIP() << "no CUDA device"
 
-template <class T>
-std::vector<T> Sorted(std::vector<T> v) {
-  std::sort(v.begin(), v.end());
-  return v;
-}
-
-std::vector<int> SignedInput() {  // as tests/test_dialect.cpp: 666 of 1000 positive
-  std::mt19937 rng(7);
-  std::vector<int> v(1000);
-  for (int i = 0; i < 1000; ++i) v[i] = (i % 3 == 0 ? -1 : 1) * int(1 + rng() % 1000);
-  return v;
-}
-std::vector<int> Positive(const std::vector<int>& v) {
-  std::vector<int> p;
-  for (int x : v)
-    if (x > 0) p.push_back(x);
-  return p;
-}
-
 }  // namespace
 
 TEST(TextbookGpu, HistogramsSharedAndGlobal) {
   WS_NEED_DEVICE();
   const long n = 10000;
-  std::mt19937 rng(9);
-  std::vector<unsigned char> bytes(n);
-  std::vector<unsigned> want(256, 0);
-  for (auto& x : bytes) { x = (unsigned char)(rng() & 0xff); ++want[x]; }
-  Device<unsigned char> buffer(bytes);
+  std::vector<unsigned> want;
+  Device<unsigned char> buffer(HistogramInput(n, 9, &want));
   Device<unsigned> h1(std::vector<unsigned>(256, 0)), h2(std::vector<unsigned>(256, 0));
   textbook::histo_shared<<<4, 256>>>(buffer.p, n, h1.p);
   textbook::histo_global<<<4, 256>>>(buffer.p, n, h2.p);
@@ -85,12 +65,8 @@ TEST(TextbookGpu, HistogramsSharedAndGlobal) {
 TEST(TextbookGpu, StencilWithExternShared) {
   WS_NEED_DEVICE();
   const int n = 1024, r = 3;
-  std::mt19937 rng(3);
-  std::vector<int> padded(n + 2 * r), want(n, 0);
-  for (auto& x : padded) x = int(rng() % 1999) - 999;
-  for (int i = 0; i < n; ++i)
-    for (int o = -r; o <= r; ++o) want[i] += padded[i + r + o];
-  Device<int> in(padded), out(std::vector<int>(n, -1));
+  std::vector<int> want;
+  Device<int> in(StencilInput(n, r, &want)), out(std::vector<int>(n, -1));
   textbook::stencil_1d<<<n / 256, 256, (256 + 2 * r) * sizeof(int)>>>(in.p + r, out.p);
   WS_CHECK(cudaDeviceSynchronize());
   EXPECT_EQ(out.Get(), want);
@@ -98,11 +74,8 @@ TEST(TextbookGpu, StencilWithExternShared) {
 
 TEST(TextbookGpu, ShuffleAndBlockReductions) {
   WS_NEED_DEVICE();
-  std::mt19937 rng(5);
-  std::vector<float> host(1000);
   double sum = 0;
-  for (auto& x : host) { x = float(1 + rng() % 9); sum += x; }
-  Device<float> in(host), out(std::vector<float>{0.0f}), partial(std::vector<float>(2, -1.0f));
+  Device<float> in(Digits(1000, 5, &sum)), out(std::vector<float>{0.0f}), partial(std::vector<float>(2, -1.0f));
   textbook::reduce_warp_atomic<<<2, 128>>>(in.p, out.p, 1000);
   textbook::reduce_block<<<2, 128>>>(in.p, partial.p, 1000);
   WS_CHECK(cudaDeviceSynchronize());
@@ -146,41 +119,13 @@ void AtomicCounts() {
 
 template <class T, bool kInts, bool kSub, bool kIncDec>
 void AtomicOps(bool with_negative) {
-  std::mt19937 rng(11);
-  std::vector<T> vals(64);
-  for (auto& x : vals) {
-    const int m = int(1 + rng() % 5000);
-    x = with_negative && (rng() & 1) ? T(-m) : T(m);
-  }
-  std::vector<T> init = {T(100000), T(500), T(7), T(0), T(0x1000), T(0x5a5a), T(0), T(0), T(0), T(40)};
-  if constexpr (kInts) init[3] = T(~T(0) ^ T(0x50));
-  std::vector<T> want = init;
-  for (T x : vals) {
-    if constexpr (kSub) want[0] = T(want[0] - x);
-    if constexpr (kInts) {
-      want[1] = std::min(want[1], x);
-      want[2] = std::max(want[2], x);
-      want[3] = T(want[3] & x);
-      want[4] = T(want[4] | x);
-      want[5] = T(want[5] ^ x);
-      want[9] = T(want[9] + 1);
-    }
-    if constexpr (kIncDec) {
-      want[7] = want[7] >= T(5) ? T(0) : T(want[7] + 1);
-      want[8] = (want[8] == T(0) || want[8] > T(5)) ? T(5) : T(want[8] - 1);
-    }
-  }
+  const auto vals = AtomicOperands<T>(with_negative);
+  const auto init = AtomicInit<T, kInts>();
+  const auto want = AtomicWant<T, kInts, kSub, kIncDec>(init, vals);
   Device<T> v(vals), g(init), s_out(std::vector<T>(9));
   textbook::atomic_ops<T, kInts, kSub, kIncDec><<<1, 64>>>(v.p, g.p, s_out.p);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  const auto got = g.Get(), sh = s_out.Get();
-  for (int w : {0, 1, 2, 3, 4, 5, 7, 8}) {
-    EXPECT_EQ(got[w], want[w]) << "global word " << w;
-    EXPECT_EQ(sh[w], want[w]) << "shared word " << w;
-  }
-  EXPECT_EQ(got[9], want[9]);
-  EXPECT_NE(std::find(vals.begin(), vals.end(), got[6]), vals.end());
-  EXPECT_NE(std::find(vals.begin(), vals.end(), sh[6]), vals.end());
+  ExpectAtomicWords(vals, want, g.Get(), s_out.Get());
 }
 }  // namespace
 
@@ -199,26 +144,10 @@ TEST(TextbookGpu, EveryAtomicAsInTheSimulator) {
 
 TEST(TextbookGpu, IntegerIntrinsicsVotesAndActivemask) {
   WS_NEED_DEVICE();
-  std::mt19937 rng(12);
-  std::vector<unsigned> in(64);
-  for (auto& x : in) x = rng() | 1u << (rng() % 32);
-  in[5] = 0;
-  in[40] = 0x80000000u;
+  const auto in = BitWords();
   Device<unsigned> g_in(in);
   Device<int> out(std::vector<int>(6 * 64, 7));
   textbook::bit_intrinsics<<<1, 64>>>(g_in.p, out.p);
   WS_CHECK(cudaDeviceSynchronize());
-  const auto got = out.Get();
-  for (int i = 0; i < 64; ++i) {
-    const unsigned x = in[i];
-    const int warp = i / 32;
-    unsigned odd = 0;
-    for (int l = 0; l < 32; ++l) odd |= (in[32 * warp + l] & 1u) << l;
-    EXPECT_EQ(got[6 * i + 0], __builtin_popcount(x)) << i;
-    EXPECT_EQ(got[6 * i + 1], x ? __builtin_ctz(x) + 1 : 0) << i;
-    EXPECT_EQ(got[6 * i + 2], x ? __builtin_clz(x) : 32) << i;
-    EXPECT_EQ(got[6 * i + 3], warp == 0 ? 1 : 0) << i;
-    EXPECT_EQ(got[6 * i + 4], warp == 0 ? 0 : 1) << i;
-    EXPECT_EQ(got[6 * i + 5], (x & 1) ? int(odd) : -1) << i;
-  }
+  EXPECT_EQ(out.Get(), BitResults(in));
 }

@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <climits>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <random>
 #include <sstream>
 #include <string>
@@ -340,25 +340,37 @@ TEST(Dialect, IntegerIntrinsicsVotesAndActivemask) {
 }
 
 // ---- macros in kernel files ----------------------------------------------------------------------
-// Every family's variants are compiled in one translation unit per back end, so a macro one
-// kernel file defines would reach every file after it: each #define needs an #undef of the same
-// name later in the same file.
+namespace {
+// "NAME" for a line `# define NAME ...` when `directive` is "define" (spaces allowed around #).
+std::string Directive(const std::string& line, const std::string& directive) {
+  size_t p = line.find_first_not_of(" \t");
+  if (p == std::string::npos || line[p] != '#') return {};
+  p = line.find_first_not_of(" \t", p + 1);
+  if (p == std::string::npos || line.compare(p, directive.size(), directive) != 0) return {};
+  p = line.find_first_not_of(" \t", p + directive.size());
+  size_t end = p;
+  while (end < line.size() && (std::isalnum(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
+  return p == std::string::npos ? std::string() : line.substr(p, end - p);
+}
+}  // namespace
+
+// Every family's variants (.cuh) and family.inl files are compiled in one translation unit per
+// back end, so a macro one kernel file defines would reach every file after it: each #define
+// needs an #undef of the same name later in the same file.
 TEST(Dialect, EveryKernelFileUndefinesItsMacros) {
   namespace fs = std::filesystem;
-  const std::regex define(R"(^\s*#\s*define\s+(\w+))"), undef(R"(^\s*#\s*undef\s+(\w+))");
   int files = 0;
   for (const char* dir : {"kernels", "tests"}) {
     for (const auto& entry : fs::recursive_directory_iterator(fs::path(WARPSCOPE_SOURCE_DIR) / dir)) {
-      if (entry.path().extension() != ".cuh") continue;
+      if (entry.path().extension() != ".cuh" && entry.path().extension() != ".inl") continue;
       ++files;
       std::ifstream in(entry.path());
       std::vector<std::pair<std::string, int>> open;  // macro, line
       std::string line;
-      std::smatch m;
       for (int no = 1; std::getline(in, line); ++no) {
-        if (std::regex_search(line, m, define)) open.emplace_back(m[1], no);
-        if (std::regex_search(line, m, undef))
-          std::erase_if(open, [&](const auto& d) { return d.first == m[1]; });
+        if (auto name = Directive(line, "define"); !name.empty()) open.emplace_back(name, no);
+        if (auto name = Directive(line, "undef"); !name.empty())
+          std::erase_if(open, [&](const auto& d) { return d.first == name; });
       }
       for (const auto& [name, no] : open)
         ADD_FAILURE() << entry.path().string() << ":" << no << ": #define " << name

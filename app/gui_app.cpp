@@ -712,8 +712,9 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   const bool focused = &p == &Focused();
   ImGui::PushStyleColor(ImGuiCol_Border, focused && Compare() ? ImVec4(0.94f, 0.89f, 0.26f, 1) : ImGui::GetStyle().Colors[ImGuiCol_Border]);
   // The views fill the pane; a pane too short for its badge, lanes and one row of cells scrolls
-  // rather than hides them.
-  ImGui::BeginChild("pane", ImVec2(width, height), true, ImGuiWindowFlags_NoScrollWithMouse);
+  // rather than hides them (from the frame after they ran past its bottom edge).
+  ImGui::BeginChild("pane", ImVec2(width, height), true,
+                    p.overflowed ? 0 : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleColor();
   const kernels::VariantInfo& info = *p.variant.variant;
   // A short pane (a 720-line projector at a large scale) keeps its height for the picture: the
@@ -817,6 +818,9 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     p.grid.Draw(p.frame, rest - banks_h, scale_, &placed_, Compare() ? &grid_plan_ : nullptr);
     if (shared) p.banks.Draw(p.frame, banks_h, scale_, &placed_);
   }
+  // What is seen of the pane ends half a padding above its bottom edge.
+  const float content_bottom = ImGui::GetCursorScreenPos().y - style.ItemSpacing.y + ImGui::GetScrollY();
+  p.overflowed = content_bottom > ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.WindowPadding.y * 0.5f + 1.0f;
   ImGui::EndChild();
   p.rect = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
   if (ImGui::IsItemClicked() && Compare()) focus_ = p.name == "A" ? 0 : 1;

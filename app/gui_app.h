@@ -55,6 +55,7 @@ struct Pane {
   visual::FaultBannerView fault;
   visual::MemoryFlow flow;  // the launch's traffic for the memory chart, set when a simulation arrives
   visual::Rect rect;  // where the pane was drawn last frame
+  bool overflowed = false;  // last frame's views ran past the pane's bottom: it scrolls
 
   std::string Id() const { return variant.Id(); }
   bool HasShared() const;

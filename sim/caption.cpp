@@ -32,6 +32,7 @@ struct Sum {
   int degree = 0, phase_lanes = 32;
   int most_on_one_address = 0;
   bool all_broadcast = true, any_broadcast = false;  // some lanes share an address
+  bool all_aggregated = true;  // atomics nvcc sums within the warp (CompilerAggregates)
   uint64_t distinct_addresses = 0;
 };
 
@@ -52,6 +53,7 @@ Sum Add(const std::vector<const WarpInstruction*>& step) {
     s.degree = std::max<int>(s.degree, ins->conflict_degree);
     s.phase_lanes = BankPhaseLanes(ins->width);
     s.most_on_one_address = std::max<int>(s.most_on_one_address, ins->same_address_lanes);
+    s.all_aggregated &= CompilerAggregates(*ins);
     s.distinct_addresses += distinct;
     const bool broadcast = distinct < lanes;
     s.any_broadcast |= broadcast;
@@ -67,9 +69,14 @@ CaptionParts Describe(const WarpInstruction& focus, const Sum& s) {
   if (s.lanes < s.lane_slots)
     head.push_back(std::to_string(s.lanes) + " of " + std::to_string(s.lane_slots) + " lanes active");
   if (atomic) {
-    // Same-address updates serialise (one per lane); that, not the sectors, is the cost.
+    // Same-address updates serialise (one sector per lane), unless nvcc adds an integer
+    // warp's updates to one address into one (see CompilerAggregates).
     const int most = s.most_on_one_address;
-    if (most > 1 && s.warps == 1 && uint64_t(most) == s.lanes)
+    if (most > 1 && s.all_aggregated)
+      head.push_back((s.warps == 1 ? std::to_string(most) : std::to_string(s.lanes)) +
+                     " atomic updates to one address: aggregated by the compiler into " +
+                     (s.warps == 1 ? "1" : "1 per warp"));
+    else if (most > 1 && s.warps == 1 && uint64_t(most) == s.lanes)
       head.push_back(std::to_string(most) + " atomic updates to one address: serialised");
     else if (most > 1)
       head.push_back(Plural(s.lanes, "atomic update", "atomic updates") + ", up to " + std::to_string(most) +

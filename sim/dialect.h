@@ -177,7 +177,8 @@ class GlobalRef {
     const uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
     for (uint32_t p = 0; p < Pieces<Value>::count; ++p)
       ::ws::sim::detail::RecordGlobal(t, loc_, array_, addr + p * Pieces<Value>::width,
-                                      Pieces<Value>::width, op, std::is_volatile_v<T>);
+                                      Pieces<Value>::width, op, std::is_volatile_v<T>,
+                                      std::is_integral_v<Value>);
   }
   T* Data() const { return data_ + index_; }
 

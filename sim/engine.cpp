@@ -779,6 +779,7 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   if (ins.op != Op::Atomic) ins.op = e.op();
   ins.space = e.space();
   ins.is_volatile = e.is_volatile();
+  ins.integer = e.integer();
   ins.width = e.width();
   ins.block = block_linear;
   ins.epoch = KeyEpoch(e.key);

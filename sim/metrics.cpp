@@ -17,6 +17,18 @@ std::vector<Metric> Metrics(const Counters& c) {
                  double(c.global_sectors[o]),
                  std::string("32-byte sectors the global ") + op_words[o] + " touched",
                  std::string("global ") + op_names[o] + " sectors"});
+  // Atomics are performed at L2: what L1 sends there (the rule in sim/rules.h, Coalesce).
+  for (int o = 2; o < 4; ++o) {
+    m.push_back({std::string("lts__t_requests_srcunit_tex_op_") + op_names[o] + ".sum",
+                 double(c.global_l2_requests[o]),
+                 std::string("L2 requests for global ") + op_words[o] +
+                     " (per 128-byte line, its most updates to one address)",
+                 std::string("L2 ") + op_names[o] + " requests"});
+    m.push_back({std::string("lts__t_sectors_srcunit_tex_op_") + op_names[o] + ".sum",
+                 double(c.global_sectors[o]),
+                 std::string("L2 sectors for global ") + op_words[o] + " (as many as L1 counts)",
+                 std::string("L2 ") + op_names[o] + " sectors"});
+  }
   for (int o = 0; o < 2; ++o)
     m.push_back({std::string("smsp__sass_inst_executed_op_shared_") + op_names[o] + ".sum",
                  double(c.shared_inst[o]),

@@ -39,6 +39,49 @@ int MostLanesOnOneAddress(const WarpInstruction& ins) {
 
 }  // namespace
 
+bool CompilerAggregates(const WarpInstruction& ins) {
+  if (ins.op != Op::Reduction || !ins.integer || ins.space != Space::Global || ins.mask == 0) return false;
+  const uint64_t first = ins.addr[__builtin_ctz(ins.mask)];
+  for (uint32_t m = ins.mask; m; m &= m - 1)
+    if (ins.addr[__builtin_ctz(m)] != first) return false;
+  return true;
+}
+
+namespace {
+// The atomic rule (see Coalesce in rules.h) on the sorted addresses of the active lanes: runs
+// of one address are the updates that serialise; each sector (line) costs its longest run.
+void AtomicCost(WarpInstruction& ins) {
+  uint64_t adr[kWarpSize];
+  int k = 0;
+  for (uint32_t m = ins.mask; m; m &= m - 1) adr[k++] = ins.addr[__builtin_ctz(m)];
+  SmallSort(adr, k);
+  int sectors = 0, l2 = 0, distinct_sectors = 0, most = 0;
+  int run = 0, sector_most = 0, line_most = 0;
+  for (int i = 0; i < k; ++i) {
+    if (i == 0 || adr[i] >> 5 != adr[i - 1] >> 5) {  // a new sector: the last one is done
+      sectors += sector_most;
+      sector_most = 0;
+      ++distinct_sectors;
+    }
+    if (i == 0 || adr[i] >> 7 != adr[i - 1] >> 7) {  // a new line
+      l2 += line_most;
+      line_most = 0;
+    }
+    run = i > 0 && adr[i] == adr[i - 1] ? run + 1 : 1;
+    sector_most = std::max(sector_most, run);
+    line_most = std::max(line_most, run);
+    most = std::max(most, run);
+  }
+  sectors += sector_most;
+  l2 += line_most;
+  const bool aggregated = CompilerAggregates(ins);
+  ins.sectors = uint16_t(aggregated ? 1 : sectors);
+  ins.l2_requests = uint16_t(aggregated ? 1 : l2);
+  ins.ideal_sectors = uint16_t(distinct_sectors);
+  ins.same_address_lanes = uint16_t(most);
+}
+}  // namespace
+
 // Population count without a library call on x86-64 targets that lack POPCNT.
 inline int Bits(uint64_t v) {
   v = v - ((v >> 1) & 0x5555555555555555ull);
@@ -145,8 +188,8 @@ void Coalesce(WarpInstruction& ins) {
     ins.lines = uint16_t(lines);
   }
   ins.ideal_sectors = std::min(ins.sectors, ins.ideal_sectors);
-  if (ins.op == Op::Atomic || ins.op == Op::Reduction)
-    ins.same_address_lanes = uint16_t(MostLanesOnOneAddress(ins));
+  ins.l2_requests = 0;
+  if (ins.op == Op::Atomic || ins.op == Op::Reduction) AtomicCost(ins);
 }
 
 int BankPhaseLanes(uint32_t width) { return width <= 4 ? 32 : (width <= 8 ? 16 : 8); }

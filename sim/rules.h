@@ -11,8 +11,22 @@ namespace ws::sim {
 // l1tex__t_sectors_*): a request costs the distinct 32-byte sectors its active lanes cover;
 // lines are the distinct 128-byte lines. Ideal: active lanes x width, rounded up to sectors,
 // and never more than the sectors touched (a broadcast is already ideal).
-// Fills sectors, lines, ideal_sectors and same_address_lanes.
+// Atomics (ATOM, RED) follow their own rule, measured with ncu on an H100 (docs/FIDELITY.md,
+// "Atomics"): one request per warp instruction; lanes on one address serialise while different
+// addresses in one sector go together, so sectors = the sum over the distinct sectors touched
+// of the most active lanes on one address inside that sector, and L2 requests = the same sum
+// over 128-byte lines. Ideal: the distinct sectors (nothing serialised). Exception: see
+// CompilerAggregates.
+// Fills sectors, lines, ideal_sectors, same_address_lanes and (atomics) l2_requests.
 void Coalesce(WarpInstruction& ins);
+
+// nvcc aggregates an integer atomic whose result is unused (RED) and whose address is the same
+// for every active lane: one lane adds the warp's total (atomicAdd(&n, 1) from 32 lanes becomes
+// one add of 32), so it costs 1 sector and 1 L2 request. Float atomics are never aggregated
+// (float addition is not associative): 32 lanes on one float are 32 sectors. nvcc decides at
+// compile time (the address provably uniform); the simulator judges by the addresses the
+// lanes actually use, which agrees for the usual `atomicAdd(&counter, 1)`.
+bool CompilerAggregates(const WarpInstruction& ins);
 
 // Shared memory (Programming Guide, "Shared Memory" in the compute capability 5.x+ sections):
 // 32 banks of 4-byte words; lanes reading one word share it (broadcast); distinct words in

@@ -44,6 +44,7 @@ Counters& Counters::operator+=(const Counters& o) {
     global_sectors[i] += o.global_sectors[i];
     global_ideal_sectors[i] += o.global_ideal_sectors[i];
     global_lines[i] += o.global_lines[i];
+    global_l2_requests[i] += o.global_l2_requests[i];
   }
   for (int i = 0; i < 2; ++i) {
     shared_inst[i] += o.shared_inst[i];
@@ -69,6 +70,7 @@ void Counters::Add(const WarpInstruction& ins) {
     global_sectors[o] += ins.sectors;
     global_ideal_sectors[o] += ins.ideal_sectors;
     global_lines[o] += ins.lines;
+    global_l2_requests[o] += ins.l2_requests;
     if (ins.same_address_lanes > 1) atomic_same_address += ins.same_address_lanes;
   } else {
     const int o = ins.op == Op::Load ? 0 : 1;

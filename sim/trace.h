@@ -60,6 +60,7 @@ struct WarpInstruction {
   uint32_t warp = 0;        // warp index within the block
   uint32_t epoch = 0;       // loop iteration as seen by the grouping (backward jumps in source)
   bool is_volatile = false;  // made through a volatile pointer (every such access is a real one)
+  bool integer = false;      // atomics: on an integer type (nvcc may aggregate them, see rules.h)
   std::array<uint64_t, kWarpSize> addr;  // per lane; meaningful where mask has the bit
   // Cost, filled in by the memory rules:
   uint16_t sectors = 0;        // global: distinct 32-byte sectors
@@ -69,6 +70,7 @@ struct WarpInstruction {
   uint16_t ideal_wavefronts = 0;
   uint16_t conflict_degree = 0;  // shared: most distinct words in one bank (n-way)
   uint16_t same_address_lanes = 0;  // atomics: most lanes hitting one address
+  uint16_t l2_requests = 0;    // global atomics: requests to L2, where atomics are performed
   int ActiveLanes() const { return __builtin_popcount(mask); }
 };
 
@@ -78,6 +80,7 @@ struct Counters {
   uint64_t global_sectors[4] = {};
   uint64_t global_ideal_sectors[4] = {};
   uint64_t global_lines[4] = {};
+  uint64_t global_l2_requests[4] = {};  // atom and red only (see WarpInstruction::l2_requests)
   uint64_t shared_inst[2] = {};       // ld, st
   uint64_t shared_wavefronts[2] = {};
   uint64_t shared_ideal_wavefronts[2] = {};

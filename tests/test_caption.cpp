@@ -77,8 +77,22 @@ TEST(Caption, SameAddressAtomicFrom32LanesIsSerialised) {
   WarpInstruction ins = Global(0x1000, 0);
   ins.op = Op::Atomic;
   Analyze(ins);
+  // One sector touched, 32 lanes on its one address: 32 sectors; nothing serialised: 1.
   EXPECT_EQ(Caption(ins), "32 atomic updates to one address: serialised" + kDot + "1 line" + kDot +
-                              "1 sector (ideal 1)");
+                              "32 sectors (ideal 1)");
+}
+
+TEST(Caption, IntegerReductionToOneAddressIsAggregatedByTheCompiler) {
+  // atomicAdd(&count, 1) from 32 lanes, result unused: nvcc adds 32 once. A float is not.
+  WarpInstruction ins = Global(0x1000, 0);
+  ins.op = Op::Reduction;
+  ins.integer = true;
+  Analyze(ins);
+  EXPECT_EQ(Caption(ins), "32 atomic updates to one address: aggregated by the compiler into 1" + kDot + "1 line" +
+                              kDot + "1 sector (ideal 1)");
+  ins.integer = false;
+  Analyze(ins);
+  EXPECT_EQ(CaptionOf(ins).headline, "32 atomic updates to one address: serialised");
 }
 
 TEST(Caption, OneLaneAtomicHasNothingToSerialise) {
@@ -138,7 +152,7 @@ TEST(Caption, WholeBlockAtomicsSayTheMostUpdatesOnOneAddress) {
   Analyze(b);
   EXPECT_EQ(Caption(std::vector<const WarpInstruction*>{&a, &b}),
             "2 warps" + kDot + "64 atomic updates, up to 32 to one address: serialised" + kDot + "2 lines" + kDot +
-                "2 sectors (ideal 2)");
+                "64 sectors (ideal 2)");
 }
 
 TEST(Caption, HeadlineCarriesTheLessonAndDetailsTheRest) {

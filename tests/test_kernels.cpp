@@ -443,6 +443,12 @@ TEST(Pairs, PairsV3IsOneAtomicLanePerWarp) {
   EXPECT_EQ(v3.global_requests[kRed], 64u);
   EXPECT_EQ(v1.atomic_same_address, 64u * 32);
   EXPECT_EQ(v3.atomic_same_address, 0u);
+  // A float RED serialises its lanes on one address: v1 32 sectors and 32 L2 requests per
+  // warp, 64 x 32 = 2048 (ncu on an H100 and an H200: 2048); v3 one lane, 64 x 1 = 64.
+  EXPECT_EQ(v1.global_sectors[kRed], 2048u);
+  EXPECT_EQ(v1.global_l2_requests[kRed], 2048u);
+  EXPECT_EQ(v3.global_sectors[kRed], 64u);
+  EXPECT_EQ(v3.global_l2_requests[kRed], 64u);
 }
 
 // ---- divergence ---------------------------------------------------------------------------

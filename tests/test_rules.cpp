@@ -76,6 +76,79 @@ TEST(Coalesce, AtomicsCountLanesOnOneAddress) {
   EXPECT_EQ(ins.same_address_lanes, 32);
 }
 
+// ---- global atomics (measured on an H100, docs/FIDELITY.md "Atomics") ----
+
+TEST(Atomics, ThirtyTwoFloatUpdatesToOneAddressAreThirtyTwoSectors) {
+  // pairs/v1: every lane adds into one float. One sector, 32 lanes on its one address: 32
+  // sectors; one line whose most lanes on one address is 32: 32 L2 requests.
+  auto ins = Global(0x1000, 0);
+  ins.op = Op::Reduction;
+  Coalesce(ins);
+  EXPECT_EQ(ins.sectors, 32);
+  EXPECT_EQ(ins.l2_requests, 32);
+  EXPECT_EQ(ins.lines, 1);
+  EXPECT_EQ(ins.ideal_sectors, 1);
+  EXPECT_FALSE(CompilerAggregates(ins));
+}
+
+TEST(Atomics, ConsecutiveAddressesGoTogetherPerSector) {
+  // 32 ints at consecutive addresses: 4 sectors, one lane on each address: 1 + 1 + 1 + 1 = 4
+  // sectors; one line, its most lanes on one address 1: 1 L2 request.
+  auto ins = Global(0x1000, 4);
+  ins.op = Op::Atomic;
+  ins.integer = true;
+  Coalesce(ins);
+  EXPECT_EQ(ins.sectors, 4);
+  EXPECT_EQ(ins.l2_requests, 1);
+  EXPECT_EQ(ins.same_address_lanes, 1);
+}
+
+TEST(Atomics, EachSectorCostsItsMostLanesOnOneAddress) {
+  // A histogram step by hand (ints, lane -> address):
+  //   lanes 0-9 -> 0x1000, lanes 10-12 -> 0x1004  (sector 0x1000: most 10)
+  //   lanes 13-14 -> 0x1020, lane 15 -> 0x103c     (sector 0x1020: most 2; same line 0x1000)
+  //   lanes 16-31 -> 0x1080 + 4 * (lane % 4)       (sector 0x1080: 4 lanes on each: most 4)
+  // Sectors 10 + 2 + 4 = 16. Lines: 0x1000 has most 10, 0x1080 most 4: 14 L2 requests.
+  auto ins = Global(0, 0);
+  ins.op = Op::Reduction;
+  ins.integer = true;
+  for (int l = 0; l < 32; ++l)
+    ins.addr[l] = l < 10 ? 0x1000 : l < 13 ? 0x1004 : l < 15 ? 0x1020 : l == 15 ? 0x103c : 0x1080 + 4 * (l % 4);
+  Coalesce(ins);
+  EXPECT_EQ(ins.sectors, 16);
+  EXPECT_EQ(ins.l2_requests, 14);
+  EXPECT_EQ(ins.lines, 2);
+  EXPECT_EQ(ins.ideal_sectors, 3);
+  EXPECT_EQ(ins.same_address_lanes, 10);
+  EXPECT_FALSE(CompilerAggregates(ins));  // the addresses differ
+  // Lanes 0-9 alone: one address, an integer RED: aggregated into one update.
+  ins.mask = 0x3ffu;
+  Coalesce(ins);
+  EXPECT_TRUE(CompilerAggregates(ins));
+  EXPECT_EQ(ins.sectors, 1);
+  EXPECT_EQ(ins.l2_requests, 1);
+}
+
+TEST(Atomics, OnlyUnusedIntegerResultsToOneAddressAreAggregated) {
+  auto ins = Global(0x1000, 0);
+  ins.integer = true;
+  ins.op = Op::Reduction;  // atomicAdd(&n, 1) with the result unused
+  Coalesce(ins);
+  EXPECT_EQ(ins.sectors, 1);
+  ins.op = Op::Atomic;     // old = atomicAdd(&n, 1): each lane needs its own old value
+  Coalesce(ins);
+  EXPECT_EQ(ins.sectors, 32);
+  ins.op = Op::Reduction;
+  ins.integer = false;     // a float: never aggregated
+  Coalesce(ins);
+  EXPECT_EQ(ins.sectors, 32);
+  // Masked-off lanes do not count: 5 active lanes on one float are 5 sectors.
+  ins.mask = 0x1fu;
+  Coalesce(ins);
+  EXPECT_EQ(ins.sectors, 5);
+  EXPECT_EQ(ins.l2_requests, 5);
+}
+
 TEST(Banks, RowOfFloatsIsConflictFree) {
   auto ins = SharedAt(1);
   BankConflicts(ins);

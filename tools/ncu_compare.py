@@ -8,6 +8,10 @@ size, same seed, same launch shape) gives the hardware's, summed over the run's 
 Global requests and sectors must match exactly; shared wavefronts and bank conflicts within 2%.
 
 usage: tools/ncu_compare.py --warpscope build-gpu/warpscope --out DIR [VARIANT...]
+       tools/ncu_compare.py --warpscope build/warpscope --recorded assets/recorded/ncu/FILE.json [VARIANT...]
+
+--recorded needs no GPU: it compares the simulator with figures ncu measured earlier (every run of
+the file, at its n), under the same rules, and prints only the comparisons that differ.
 """
 import argparse, csv, io, json, os, subprocess, sys
 
@@ -65,13 +69,42 @@ def verdict(name, sim, hw):
     return "exact" if sim == hw else "DIFFERS"
 
 
+def stats(ws, variant, n=None):
+    cmd = [ws, "stats", variant, "--json"] + ([] if n is None else ["--n", str(n)])
+    st = json.loads(subprocess.run(cmd, capture_output=True, text=True).stdout)
+    return st, {k: float(x) for k, x in st["metrics"].items() if not k.startswith("warpscope__")}
+
+
+def compare_recorded(ws, path, only):
+    runs = json.load(open(path))["runs"]
+    total = bad = 0
+    for run in runs:
+        if only and run["variant"] not in only:
+            continue
+        _, sim = stats(ws, run["variant"], run["n"])
+        for m, sv in sorted(sim.items()):
+            hv = run["metrics"].get(m)
+            if hv is None:
+                continue
+            total += 1
+            v = verdict(m, sv, hv)
+            if v == "DIFFERS":
+                bad += 1
+                print("DIFFERS %s n=%d %s: simulator %g, ncu %g" % (run["variant"], run["n"], m, sv, hv))
+    print("%d comparisons with %s, %d differ" % (total, os.path.basename(path), bad))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--recorded", help="compare with this recorded ncu file instead of running ncu")
     ap.add_argument("--warpscope", default="build-gpu/warpscope")
     ap.add_argument("--ncu", default="ncu")
     ap.add_argument("--out", default="ncu-out")
     ap.add_argument("variant", nargs="*")
     a = ap.parse_args()
+    if a.recorded:
+        return compare_recorded(os.path.abspath(a.warpscope), a.recorded, set(a.variant))
     os.makedirs(a.out, exist_ok=True)
     ws = os.path.abspath(a.warpscope)
     todo = a.variant or variants(ws)
@@ -79,9 +112,8 @@ def main():
     log = open(os.path.join(a.out, "ncu_log.txt"), "w")
     rows = []
     for v in todo:
-        st = json.loads(subprocess.run([ws, "stats", v, "--json"], capture_output=True, text=True).stdout)
+        st, sim_metrics = stats(ws, v)
         n = st["n"]
-        sim_metrics = {k: float(x) for k, x in st["metrics"].items() if not k.startswith("warpscope__")}
         names = [m for m in sim_metrics if not bases or m.split(".")[0] in bases]
         missing = [m for m in sim_metrics if m not in names]
         hw, shapes, err = run_ncu(a.ncu, ws, v, n, names, log)

@@ -104,7 +104,10 @@ CaptionParts Describe(const WarpInstruction& focus, const Sum& s) {
     } else {
       head.push_back((s.all_broadcast && !atomic ? "broadcast: " : "no bank conflict: ") + cost);
     }
-    if (s.phase_lanes < kWarpSize)
+    if (s.phase_lanes < kWarpSize && focus.op == Op::Load)
+      details.push_back(std::to_string(focus.width) +
+                        "-byte reads per half-warp: its two quarter-warps share a wavefront only on different banks");
+    else if (s.phase_lanes < kWarpSize)
       details.push_back(std::to_string(focus.width) + "-byte accesses in phases of " + std::to_string(s.phase_lanes) +
                         " lanes");
     if (s.degree > 1 && s.any_broadcast && !atomic)

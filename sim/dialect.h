@@ -49,15 +49,30 @@ struct dim3 {
 };
 using uint3 = ::ws::sim::detail::Uint3;
 
-struct float2 { float x, y; };
+// CUDA's vector types with CUDA's size and alignment (vector_types.h): an 8-byte type is
+// 8-aligned and a 16-byte one 16-aligned, so that one access is one 8- or 16-byte piece (nvcc's
+// LDG.64/LDS.64, LDG.128/LDS.128), never two or four 4-byte ones; float3 is 12 bytes, 4-aligned.
+struct alignas(8) float2 { float x, y; };
 struct float3 { float x, y, z; };
 struct alignas(16) float4 { float x, y, z, w; };
-struct int2 { int x, y; };
+struct alignas(8) int2 { int x, y; };
 struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(8) uint2 { unsigned int x, y; };
+struct alignas(16) uint4 { unsigned int x, y, z, w; };
+struct alignas(16) double2 { double x, y; };
+static_assert(sizeof(float2) == 8 && alignof(float2) == 8 && sizeof(int2) == 8 && alignof(int2) == 8 &&
+              sizeof(uint2) == 8 && alignof(uint2) == 8);
+static_assert(sizeof(float4) == 16 && alignof(float4) == 16 && sizeof(int4) == 16 && alignof(int4) == 16 &&
+              sizeof(uint4) == 16 && alignof(uint4) == 16 && sizeof(double2) == 16 && alignof(double2) == 16);
+static_assert(sizeof(float3) == 12 && alignof(float3) == 4);
 inline float2 make_float2(float x, float y) { return {x, y}; }
 inline float3 make_float3(float x, float y, float z) { return {x, y, z}; }
 inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline int2 make_int2(int x, int y) { return {x, y}; }
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+inline uint2 make_uint2(unsigned int x, unsigned int y) { return {x, y}; }
+inline uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) { return {x, y, z, w}; }
+inline double2 make_double2(double x, double y) { return {x, y}; }
 
 // IEEE fmin/fmax as CUDA defines them (a NaN argument yields the other), inlined and written
 // so that the compiler can use minss/maxss and a select rather than a branch.
@@ -341,6 +356,12 @@ template <class E> constexpr const char* TypeName() {
   else if constexpr (std::is_same_v<E, int2>) return "int2";
   else if constexpr (std::is_same_v<E, int4>) return "int4";
   else if constexpr (std::is_same_v<E, float4>) return "float4";
+  else if constexpr (std::is_same_v<E, float2>) return "float2";
+  else if constexpr (std::is_same_v<E, int2>) return "int2";
+  else if constexpr (std::is_same_v<E, int4>) return "int4";
+  else if constexpr (std::is_same_v<E, uint2>) return "uint2";
+  else if constexpr (std::is_same_v<E, uint4>) return "uint4";
+  else if constexpr (std::is_same_v<E, double2>) return "double2";
   else if constexpr (std::is_same_v<E, double>) return "double";
   else return "struct";
 }

@@ -192,30 +192,66 @@ void Coalesce(WarpInstruction& ins) {
   if (ins.op == Op::Atomic || ins.op == Op::Reduction) AtomicCost(ins);
 }
 
-int BankPhaseLanes(uint32_t width) { return width <= 4 ? 32 : (width <= 8 ? 16 : 8); }
+int BankPhaseLanes(uint32_t width) { return width <= 8 ? 32 : 8; }
+
+namespace {
+// The fewest wavefronts that can serve `words` distinct words: 32 banks, one word each per pass.
+int IdealPasses(int words) { return std::max(1, (words + 31) / 32); }
+}  // namespace
 
 void BankConflicts(WarpInstruction& ins) {
   const uint32_t w = ins.width;
   const int phase_lanes = BankPhaseLanes(w);
+  struct Phase {
+    int most = 0;          // most distinct words in one bank (0: no active lane)
+    uint32_t banks = 0;    // banks touched
+    uint64_t address = 0;  // the address of its lanes, when one_address
+    bool one_address = true;
+  } phases[kWarpSize / 8];
   int wavefronts = 0, ideal = 0, degree = 0;
-  for (int p0 = 0; p0 < kWarpSize; p0 += phase_lanes) {
+  for (int p0 = 0, p = 0; p0 < kWarpSize; p0 += phase_lanes, ++p) {
     uint64_t words[kWarpSize * 4];
     int n = 0;
+    Phase& ph = phases[p];
     for (int l = p0; l < p0 + phase_lanes; ++l) {
       if (!(ins.mask >> l & 1)) continue;
+      if (n > 0 && ins.addr[l] != ph.address) ph.one_address = false;
+      ph.address = ins.addr[l];
       for (uint64_t wd = ins.addr[l] >> 2; wd <= (ins.addr[l] + w - 1) >> 2; ++wd) words[n++] = wd;
     }
     if (n == 0) continue;
     SmallSort(words, n);
     int per_bank[32] = {};
-    int most = 0;
+    int distinct = 0;
     for (int i = 0; i < n; ++i) {
       if (i > 0 && words[i] == words[i - 1]) continue;  // same word: broadcast
-      most = std::max(most, ++per_bank[words[i] & 31]);
+      ++distinct;
+      ph.banks |= 1u << (words[i] & 31);
+      ph.most = std::max(ph.most, ++per_bank[words[i] & 31]);
     }
-    wavefronts += most;
-    ideal += 1;
-    degree = std::max(degree, most);
+    const int passes = IdealPasses(distinct);
+    wavefronts += ph.most;
+    ideal += passes;
+    degree = std::max(degree, (ph.most + passes - 1) / passes);
+  }
+  if (w > 8 && ins.op == Op::Load) {
+    // LDS.128 (measured on an H100, docs/FIDELITY.md "Vector types"): served per half-warp;
+    // its two quarter-warps share one wavefront when their bank sets are disjoint or all its
+    // lanes read one 16-byte word, otherwise they add; at least 2 wavefronts.
+    wavefronts = ideal = 0;
+    for (int h = 0; h < 2; ++h) {
+      const Phase &a = phases[2 * h], &b = phases[2 * h + 1];
+      if (a.most == 0 || b.most == 0) {
+        wavefronts += std::max(a.most, b.most);
+        ideal += a.most || b.most;
+        continue;
+      }
+      const bool share = (a.banks & b.banks) == 0 || (a.one_address && b.one_address && a.address == b.address);
+      wavefronts += share ? std::max(a.most, b.most) : a.most + b.most;
+      ideal += share ? 1 : 2;
+    }
+    wavefronts = std::max(wavefronts, 2);
+    ideal = std::max(ideal, 2);
   }
   ins.wavefronts = uint16_t(wavefronts);
   ins.ideal_wavefronts = uint16_t(ideal);
@@ -229,7 +265,7 @@ std::vector<BankColumn> SharedBanks(const WarpInstruction& ins) {
   const uint32_t w = std::max<uint32_t>(ins.width, 1);
   const int phase_lanes = BankPhaseLanes(w);
   for (int p0 = 0, phase = 0; p0 < kWarpSize; p0 += phase_lanes, ++phase) {
-    int per_bank[32] = {};
+    int per_bank[32] = {}, distinct = 0;
     for (int lane = p0; lane < p0 + phase_lanes; ++lane) {
       if (!(ins.mask >> lane & 1)) continue;
       for (uint64_t wd = ins.addr[lane] >> 2; wd <= (ins.addr[lane] + w - 1) >> 2; ++wd) {
@@ -239,12 +275,14 @@ std::vector<BankColumn> SharedBanks(const WarpInstruction& ins) {
         if (it == words.end()) {
           words.push_back({wd, phase, {lane}});
           ++per_bank[wd & 31];
+          ++distinct;
         } else if (it->lanes.back() != lane) {
           it->lanes.push_back(lane);
         }
       }
     }
-    for (int b = 0; b < 32; ++b) cols[b].degree = std::max(cols[b].degree, per_bank[b]);
+    const int passes = IdealPasses(distinct);
+    for (int b = 0; b < 32; ++b) cols[b].degree = std::max(cols[b].degree, (per_bank[b] + passes - 1) / passes);
   }
   return cols;
 }

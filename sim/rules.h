@@ -30,19 +30,28 @@ bool CompilerAggregates(const WarpInstruction& ins);
 
 // Shared memory (Programming Guide, "Shared Memory" in the compute capability 5.x+ sections):
 // 32 banks of 4-byte words; lanes reading one word share it (broadcast); distinct words in
-// one bank serialise into extra wavefronts. 8- and 16-byte accesses are served in phases of
-// 16 and 8 lanes. Fills wavefronts, ideal_wavefronts and conflict_degree.
+// one bank serialise into extra wavefronts. Per phase (BankPhaseLanes) the wavefronts are the
+// most distinct words one bank serves, the ideal is the distinct words / 32 rounded up (at
+// least 1), and the conflict degree is wavefronts / ideal rounded up. Measured on an H100
+// (docs/FIDELITY.md, "Vector types"): an 8-byte access (LDS.64/STS.64) is one phase of the
+// whole warp, both words of each lane counted (consecutive float2: 2 wavefronts, ideal 2); a
+// 16-byte store (STS.128) is four phases of 8 lanes; a 16-byte load (LDS.128) is served per
+// half-warp, whose two quarter-warps share one wavefront when their bank sets are disjoint or
+// all its lanes read one 16-byte word and otherwise add, at least 2 wavefronts in all.
+// Fills wavefronts, ideal_wavefronts and conflict_degree.
 void BankConflicts(WarpInstruction& ins);
 
-// The phase rule (Programming Guide, "Shared Memory", 5.x+): the lanes served together in one
-// pass through the banks — 32 for accesses of up to 4 bytes, 16 for 8-byte and 8 for 16-byte
-// accesses. BankConflicts and SharedBanks both use it; nothing else may re-derive it.
+// The phase rule: the lanes whose words are counted together — 32 for accesses of up to 8
+// bytes, 8 (a quarter-warp) for 16-byte accesses. BankConflicts and SharedBanks both use it;
+// nothing else may re-derive it.
 int BankPhaseLanes(uint32_t width);
 
 // Per bank: the distinct 4-byte words the active lanes touch, the lanes on each word and the
-// phase that serves it. A bank's degree is its most distinct words within one phase (0:
-// untouched), so the largest degree equals BankConflicts' conflict_degree and the wavefronts
-// are the sum over phases of each phase's largest degree.
+// phase that serves it. A bank's degree is its most distinct words within one phase divided
+// by that phase's ideal passes, rounded up (0: untouched; 1: no conflict), so the largest
+// degree equals BankConflicts' conflict_degree, and the wavefronts are the sum over phases of
+// each phase's most distinct words in one bank (except 16-byte loads, whose quarter-warps
+// may share a wavefront).
 struct BankWord {
   uint64_t word = 0;      // byte offset / 4
   int phase = 0;          // 0 .. 32 / BankPhaseLanes(width) - 1

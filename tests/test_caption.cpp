@@ -117,21 +117,27 @@ TEST(Caption, RowOfFloatsHasNoBankConflict) {
   EXPECT_EQ(Caption(Shared(4)), "no bank conflict: 1 wavefront");
 }
 
-TEST(Caption, EightByteAccessesAreTwoPhasesOf16Lanes) {
-  // Lane l at byte 8l: each half-warp covers the 32 banks once: 2 wavefronts, ideal 2.
-  EXPECT_EQ(Caption(Shared(8, 8)), "no bank conflict: 2 wavefronts" + kDot + "8-byte accesses in phases of 16 lanes");
-  // Lane l at byte 16l: in a half-warp lanes l and l+8 fall in the same two banks with other
-  // words (16 x 16 bytes = 256 bytes = twice round the banks): 2-way, 2 per phase.
-  EXPECT_EQ(Caption(Shared(16, 8)),
-            "2-way bank conflict" + kDot + "4 wavefronts (ideal 2)" + kDot + "8-byte accesses in phases of 16 lanes");
+TEST(Caption, EightByteAccessesCountEachBanksWordsOverTheWarp) {
+  // Lane l at byte 8l: 64 words, every bank serves 2 (words b and b + 32): 2 wavefronts,
+  // ideal 64 / 32 = 2.
+  EXPECT_EQ(Caption(Shared(8, 8)), "no bank conflict: 2 wavefronts");
+  // Lane l at byte 16l: words 4l, 4l+1; bank 0 serves words 0, 32, 64, 96 (lanes 0, 8, 16,
+  // 24): 4 wavefronts; ideal 64 words / 32 = 2; 4 / 2 = 2-way.
+  EXPECT_EQ(Caption(Shared(16, 8)), "2-way bank conflict" + kDot + "4 wavefronts (ideal 2)");
 }
 
 TEST(Caption, SixteenByteAccessesAreFourPhasesOf8Lanes) {
-  // Lane l at byte 16l: 8 lanes x 16 bytes = the 32 banks once per phase.
-  EXPECT_EQ(Caption(Shared(16, 16)), "no bank conflict: 4 wavefronts" + kDot + "16-byte accesses in phases of 8 lanes");
-  // Lane l at byte 32l: a quarter-warp spans 256 bytes, twice round the banks: 2-way per phase.
-  EXPECT_EQ(Caption(Shared(32, 16)),
-            "2-way bank conflict" + kDot + "8 wavefronts (ideal 4)" + kDot + "16-byte accesses in phases of 8 lanes");
+  // Lane l at byte 16l: 8 lanes x 16 bytes = the 32 banks once per quarter-warp; the two
+  // quarters of a half-warp use the same banks, so they add: 2 + 2 = 4.
+  const std::string reads = "16-byte reads per half-warp: its two quarter-warps share a wavefront only on different banks";
+  EXPECT_EQ(Caption(Shared(16, 16)), "no bank conflict: 4 wavefronts" + kDot + reads);
+  WarpInstruction st = Shared(16, 16);
+  st.op = Op::Store;
+  Analyze(st);
+  EXPECT_EQ(Caption(st), "no bank conflict: 4 wavefronts" + kDot + "16-byte accesses in phases of 8 lanes");
+  // Lane l at byte 32l: a quarter-warp spans 256 bytes, twice round the banks: 2-way, 2 per
+  // quarter; all quarters use banks 0-3, 8-11, 16-19, 24-27, so they add: 4 x 2 = 8, ideal 4.
+  EXPECT_EQ(Caption(Shared(32, 16)), "2-way bank conflict" + kDot + "8 wavefronts (ideal 4)" + kDot + reads);
 }
 
 TEST(Caption, WholeBlockSumsTheWarpsAtTheSameInstruction) {

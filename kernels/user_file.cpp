@@ -4,6 +4,8 @@
 #include "kernels/user_file.h"
 
 #include <dlfcn.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -249,6 +251,85 @@ void CheckDescription(const std::string& file, const std::vector<DeclaredKernel>
     throw KernelFileError(Summary(file, problems, file + ": the description is malformed"), problems, log);
 }
 
+// ---- faults in a description ----
+// A WS_KERNEL's body is host code of the user's, run in this process: a fault there (a null
+// pointer, a division by zero) must not end warpscope. While a body runs, a sigsetjmp point is
+// armed on this thread; the handler below first hands the signal to the engine's (which leaves
+// the block when the fault is in kernel code), then jumps back to that point, and the
+// simulation fails with a message. The body's own objects are abandoned (leaked), not unwound.
+struct DescriptionGuard {
+  sigjmp_buf jump;
+  volatile sig_atomic_t armed;
+  volatile int signo;
+  void* volatile addr;
+};
+thread_local DescriptionGuard t_description{};
+struct sigaction g_engine_action[NSIG];
+struct sigaction g_own_action;
+
+void OnDescriptionFault(int sig, siginfo_t* info, void* ctx) {
+  const struct sigaction& engine = g_engine_action[sig];
+  if ((engine.sa_flags & SA_SIGINFO) && engine.sa_sigaction) engine.sa_sigaction(sig, info, ctx);
+  // The engine's handler returned: not a kernel's fault (it restored the program's first action).
+  DescriptionGuard& g = t_description;
+  if (g.armed) {
+    g.armed = 0;
+    g.signo = sig;
+    g.addr = info->si_addr;
+    sigaction(sig, &g_own_action, nullptr);
+    siglongjmp(g.jump, 1);
+  }
+  signal(sig, SIG_DFL);  // neither: return, the fault repeats and ends the process as it would have
+}
+
+void InstallDescriptionGuard() {
+  sim::InstallFaultHandlers();  // the engine's first, so that ours chains to them
+  static std::once_flag once;
+  std::call_once(once, [] {
+    g_own_action.sa_sigaction = OnDescriptionFault;
+    g_own_action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&g_own_action.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE}) sigaction(sig, &g_own_action, &g_engine_action[sig]);
+  });
+}
+
+// Runs a kernel's description (and through it the simulation); a fault or an exception in the
+// user's host code becomes a BadRequest naming the kernel and its WS_KERNEL line.
+Check RunDescription(const DeclaredKernel& k, const std::string& file, sim::Engine& engine,
+                     const RunRequest& request) {
+  const std::string where = fs::path(file).filename().string() + ":" + std::to_string(k.line) + ": WS_KERNEL(" +
+                            k.name + ")";
+  InstallDescriptionGuard();
+  DescriptionGuard& g = t_description;
+  if (sigsetjmp(g.jump, 1) != 0) {
+    char addr[32];
+    std::snprintf(addr, sizeof addr, "%p", g.addr);
+    throw BadRequest(where + ": the description's host code " +
+                     (g.signo == SIGFPE ? std::string("divided an integer by zero")
+                                        : std::string("faulted with ") + (g.signo == SIGBUS ? "SIGBUS" : "SIGSEGV") +
+                                              " (an invalid pointer: address " + addr + ")") +
+                     "; warpscope stopped it and goes on (a kernel's own faults are findings)");
+  }
+  g.armed = 1;
+  try {
+    Check c = k.simulate(engine, request);
+    g.armed = 0;
+    return c;
+  } catch (const BadRequest& e) {
+    g.armed = 0;
+    throw;
+  } catch (const std::bad_alloc&) {
+    g.armed = 0;
+    throw;
+  } catch (const std::exception& e) {
+    g.armed = 0;
+    throw BadRequest(where + ": the description threw: " + e.what());
+  } catch (...) {
+    g.armed = 0;
+    throw BadRequest(where + ": the description threw something that is not a std::exception");
+  }
+}
+
 FamilyEntry MakeFamily(const std::string& file, std::shared_ptr<Library> lib) {
   FamilyEntry f;
   f.from_file = true;
@@ -266,13 +347,13 @@ FamilyEntry MakeFamily(const std::string& file, std::shared_ptr<Library> lib) {
       info.title = k.info.family_title;
     info.variants.push_back({k.name, k.info.title, k.info.watch ? k.info.watch : "", file, ""});
   }
-  f.simulate = [lib](sim::Engine& engine, const std::string& variant, const RunRequest& request) -> Check {
+  f.simulate = [lib, file](sim::Engine& engine, const std::string& variant, const RunRequest& request) -> Check {
     for (const auto& k : lib->kernels) {
       if (variant != k.name) continue;
       if (request.n > k.info.max_n)
         throw BadRequest("size n=" + std::to_string(request.n) + " is over " + variant + "'s .max_n of " +
                          std::to_string(k.info.max_n));
-      return k.simulate(engine, request);
+      return RunDescription(k, file, engine, request);
     }
     throw BadRequest("the file has no kernel '" + variant + "'");
   };

@@ -1324,6 +1324,8 @@ uint32_t Vote(ThreadCtx& t, uint32_t mask, bool pred, WarpOp op, std::source_loc
 }  // namespace detail
 
 // ---- Engine -----------------------------------------------------------------------------
+void InstallFaultHandlers() { detail::InstallHandlers(); }
+
 Engine::Engine(LaunchOptions options) : impl_(std::make_unique<detail::EngineImpl>(std::move(options))) {}
 Engine::~Engine() = default;
 

@@ -35,8 +35,11 @@ std::string ActionNames() {
   return out;
 }
 
+// A benchmark at a family's largest size simulates for minutes on a busy 2-core machine
+// (shortcut at n=1024: about 30 s idle, over two minutes at load 12); other scripted runs give
+// up after two minutes.
 ScriptedRun::ScriptedRun(const GuiOptions& opt, Clock::time_point start)
-    : opt_(opt), deadline_(start + std::chrono::seconds(120)) {
+    : opt_(opt), deadline_(start + std::chrono::seconds(opt.benchmark_frames ? 900 : 120)) {
   active_ = !opt_.screenshot.empty() || opt_.quit || opt_.benchmark_frames || !opt_.keys.empty() || !opt_.gif.empty();
 }
 

@@ -483,7 +483,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
         return gui(int(args.size()), args.data());
       }
       kernels::RunRequest r;
-      r.n = v.family->info.teaching_n;
+      r.n = v.TeachingN();
       sim::LaunchOptions opt;
       opt.selection.kind = sim::Selection::Kind::None;
       const auto o = kernels::Simulate(v, r, opt);
@@ -514,7 +514,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       }
       auto v = kernels::FindVariant(id);
       kernels::RunRequest r;
-      r.n = n ? n : v.family->info.teaching_n;
+      r.n = n ? n : v.TeachingN();
       kernels::ValidateSize(*v.family, r.n);
       if (!shape.empty()) r.block = ParseBlock(shape);
       size_t steps = 64;
@@ -571,7 +571,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
     kernels::RunRequest r;
     for (const char* vid : {kDefaultVariant, kDefaultCompare}) {
       auto v = kernels::FindVariant(vid);
-      r.n = v.family->info.teaching_n;
+      r.n = v.TeachingN();
       sim::LaunchOptions opt;
       opt.selection.kind = sim::Selection::Kind::None;
       PrintStats(std::cout, v, r, kernels::Simulate(v, r, opt));

@@ -226,7 +226,7 @@ void Gui::LoadFonts() {
 
 void Gui::Request(Pane& p) {
   const auto& ref = p.variant;
-  int n = n_ ? n_ : ref.family->info.teaching_n;
+  int n = n_ ? n_ : ref.TeachingN();
   const int max_n = ref.family->info.max_sim_n;
   if (n < 1 || n > max_n) {
     const int clamped = std::clamp(n, 1, max_n);

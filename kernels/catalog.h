@@ -28,6 +28,9 @@ struct VariantRef {
   const VariantInfo* variant = nullptr;
   // "family/variant", or "path.cu:kernel" for a kernel file.
   std::string Id() const { return family->info.name + (family->from_file ? ":" : "/") + variant->name; }
+  // The default sizes: the variant's own where it states them, else its family's.
+  int TeachingN() const { return variant->teaching_n ? variant->teaching_n : family->info.teaching_n; }
+  int TimingN() const { return variant->timing_n ? variant->timing_n : family->info.timing_n; }
 };
 
 // "family/variant", or a kernel file "path.cu" / "path.cu:kernel" (compiled and loaded the first

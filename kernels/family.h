@@ -33,6 +33,10 @@ struct VariantInfo {
   std::string on_hardware;
   Work (*work)(double n) = nullptr;     // bytes and operations at size n (nullptr: not stated)
   std::vector<sim::FindingKind> warns;  // warnings the lesson shows on purpose
+  // Sizes of this variant where they differ from its family's (a kernel file's kernels each state
+  // their own); 0: the family's.
+  int teaching_n = 0;
+  int timing_n = 0;
 };
 
 struct FamilyInfo {

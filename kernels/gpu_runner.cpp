@@ -152,7 +152,7 @@ struct GpuRunner::Impl {
       t.variant = ids[i];
       try {
         const VariantRef v = FindVariant(ids[i]);
-        t.n = n > 0 ? n : v.family->info.timing_n;
+        t.n = n > 0 ? n : v.TimingN();
         Set([&](Status& s) {
           s.progress = double(i) / ids.size();
           s.message = "timing " + ids[i] + " at n=" + std::to_string(t.n) + " (" + std::to_string(i + 1) +

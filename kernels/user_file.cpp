@@ -346,6 +346,8 @@ FamilyEntry MakeFamily(const std::string& file, std::shared_ptr<Library> lib) {
     if (k.info.family_title && *k.info.family_title && info.title == fs::path(file).filename().string())
       info.title = k.info.family_title;
     info.variants.push_back({k.name, k.info.title, k.info.watch ? k.info.watch : "", file, ""});
+    info.variants.back().teaching_n = k.info.teaching_n;
+    info.variants.back().timing_n = k.info.timing_n;
   }
   f.simulate = [lib, file](sim::Engine& engine, const std::string& variant, const RunRequest& request) -> Check {
     for (const auto& k : lib->kernels) {

@@ -71,7 +71,7 @@ std::string CopyKernel(int stride) {
 kernels::SimOutcome SimulateFile(const std::string& id, int n = 0) {
   const auto v = kernels::FindVariant(id);
   kernels::RunRequest r;
-  r.n = n ? n : v.family->info.teaching_n;
+  r.n = n ? n : v.TeachingN();
   r.seed = 7;
   sim::LaunchOptions opt;
   opt.selection.kind = sim::Selection::Kind::None;
@@ -298,6 +298,29 @@ TEST(KernelFileCli, StatsAcceptsAFileWhereItAcceptsAVariant) {
   EXPECT_EQ(j["metrics"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"].get<uint64_t>(), 250u);  // as above
   const auto t = Cli("trace " + f.string() + ":copy3 --block 7 --warp 3 --csv");
   EXPECT_EQ(t.code, 0) << t.out;
+}
+
+// Each kernel of a file has its own default size: copy4 states .teaching_n = 2000, so `stats
+// two.cu:copy4` runs n = 2000: 2000 = 62 * 32 + 16 threads in 63 warps, one load request each;
+// copy3 keeps its 1000 (32 requests, as above).
+TEST(KernelFileCli, EachKernelOfAFileRunsAtItsOwnTeachingSize) {
+  TempDir dir;
+  const fs::path f = dir.path / "two.cu";
+  std::string text = CopyKernel(1) + CopyKernel(1);
+  const auto second = text.find("// a strided copy", 1);
+  for (size_t p = second; (p = text.find("copy3", p)) != std::string::npos;) text.replace(p, 5, "copy4");
+  text.replace(text.find(".teaching_n = 1000", second), 18, ".teaching_n = 2000");
+  Write(f, text);
+  const auto b = Cli("stats " + f.string() + ":copy4 --json");
+  ASSERT_EQ(b.code, 0) << b.out;
+  const auto jb = nlohmann::json::parse(b.out);
+  EXPECT_EQ(jb["n"].get<int>(), 2000);
+  EXPECT_EQ(jb["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"].get<uint64_t>(), 63u);
+  const auto a = Cli("stats " + f.string() + ":copy3 --json");
+  ASSERT_EQ(a.code, 0) << a.out;
+  const auto ja = nlohmann::json::parse(a.out);
+  EXPECT_EQ(ja["n"].get<int>(), 1000);
+  EXPECT_EQ(ja["metrics"]["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"].get<uint64_t>(), 32u);
 }
 
 TEST(KernelFileCli, NewRefusesAnExistingFileAndCompileErrorsAreExitCode2AtTheirLine) {

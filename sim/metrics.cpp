@@ -29,21 +29,22 @@ std::vector<Metric> Metrics(const Counters& c) {
                  std::string("L2 sectors for global ") + op_words[o] + " (as many as L1 counts)",
                  std::string("L2 ") + op_names[o] + " sectors"});
   }
-  for (int o = 0; o < 2; ++o)
+  static const char* shared_words[3] = {"loads", "stores", "atomics"};
+  for (int o = 0; o < 3; ++o)
     m.push_back({std::string("smsp__sass_inst_executed_op_shared_") + op_names[o] + ".sum",
                  double(c.shared_inst[o]),
-                 std::string("warp-level shared-memory ") + op_words[o] + " executed",
+                 std::string("warp-level shared-memory ") + shared_words[o] + " executed",
                  std::string("shared ") + op_names[o] + " instructions"});
-  for (int o = 0; o < 2; ++o)
+  for (int o = 0; o < 3; ++o)
     m.push_back({std::string("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_") + op_names[o] + ".sum",
                  double(c.shared_wavefronts[o]),
-                 std::string("passes through the 32 banks for shared ") + op_words[o] +
+                 std::string("passes through the 32 banks for shared ") + shared_words[o] +
                      " (1 per instruction when conflict-free)",
                  std::string("shared ") + op_names[o] + " wavefronts"});
-  for (int o = 0; o < 2; ++o)
+  for (int o = 0; o < 3; ++o)
     m.push_back({std::string("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_") + op_names[o] + ".sum",
                  double(c.shared_conflicts[o]),
-                 std::string("extra wavefronts caused by bank conflicts in shared ") + op_words[o],
+                 std::string("extra wavefronts caused by bank conflicts in shared ") + shared_words[o],
                  std::string("shared ") + op_names[o] + " bank conflicts"});
   m.push_back({"warpscope__avg_active_lanes_per_memory_instruction", c.AverageActiveLanes(),
                "average active lanes per warp-level memory instruction (memory instructions only, "

@@ -46,7 +46,7 @@ Counters& Counters::operator+=(const Counters& o) {
     global_lines[i] += o.global_lines[i];
     global_l2_requests[i] += o.global_l2_requests[i];
   }
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < 3; ++i) {
     shared_inst[i] += o.shared_inst[i];
     shared_wavefronts[i] += o.shared_wavefronts[i];
     shared_ideal_wavefronts[i] += o.shared_ideal_wavefronts[i];
@@ -73,7 +73,7 @@ void Counters::Add(const WarpInstruction& ins) {
     global_l2_requests[o] += ins.l2_requests;
     if (ins.same_address_lanes > 1) atomic_same_address += ins.same_address_lanes;
   } else {
-    const int o = ins.op == Op::Load ? 0 : 1;
+    const int o = ins.op == Op::Load ? 0 : ins.op == Op::Store ? 1 : 2;
     ++shared_inst[o];
     shared_wavefronts[o] += ins.wavefronts;
     shared_ideal_wavefronts[o] += ins.ideal_wavefronts;

@@ -81,16 +81,18 @@ struct Counters {
   uint64_t global_ideal_sectors[4] = {};
   uint64_t global_lines[4] = {};
   uint64_t global_l2_requests[4] = {};  // atom and red only (see WarpInstruction::l2_requests)
-  uint64_t shared_inst[2] = {};       // ld, st
-  uint64_t shared_wavefronts[2] = {};
-  uint64_t shared_ideal_wavefronts[2] = {};
-  uint64_t shared_conflicts[2] = {};
+  // Shared memory: ld, st, atom (ATOMS, whatever its result does: Nsight Compute counts shared
+  // atomics apart from loads and stores).
+  uint64_t shared_inst[3] = {};
+  uint64_t shared_wavefronts[3] = {};
+  uint64_t shared_ideal_wavefronts[3] = {};
+  uint64_t shared_conflicts[3] = {};
   uint64_t mem_inst = 0;              // memory instructions (global + shared)
   uint64_t mem_active_lanes = 0;      // sum of active lanes over memory instructions
   uint64_t lane_accesses = 0;         // lane-level accesses (pieces)
   uint64_t atomic_same_address = 0;   // lanes that hit an address another lane of the instruction also hit
 
-  // Totals over op kinds: global ld + st + atom + red, shared ld + st.
+  // Totals over op kinds: global ld + st + atom + red, shared ld + st + atom.
   uint64_t GlobalRequests() const { return Sum(global_requests); }
   uint64_t GlobalSectors() const { return Sum(global_sectors); }
   uint64_t GlobalIdealSectors() const { return Sum(global_ideal_sectors); }

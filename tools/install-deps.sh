@@ -8,7 +8,7 @@ packages=(
   libboost-context-dev libcli11-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   libimgui-dev libglfw3-dev libstb-dev libgl-dev libgif-dev fonts-dejavu-core
-  xvfb xauth
+  xvfb xauth python3
 )
 
 missing=()

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Puts the simulator's counters beside Nsight Compute's for kernel files that are not lessons.
+
+ncu's figures come from tools/fidelity_ncu.sh, run on a machine with a GPU (one launch of each
+kernel, cold caches); the simulator's from `warpscope stats FILE.cu:kernel --json` here, at the
+same size (each kernel's teaching and timing sizes are the same in tests/fidelity/).
+Global requests and sectors and shared instructions must match exactly; shared wavefronts and
+bank conflicts within 2%, as tools/ncu_compare.py asks of the catalog.
+
+usage: tools/fidelity_compare.py --warpscope build/warpscope --ncu tools/reports/fidelity_ncu_H100.tsv
+           [--known tests/fidelity/known_misses.txt] [--markdown OUT.md]
+With --known (the ctest): exit 1 on a miss the file does not list, and on a listed one that now
+agrees (the list can only shrink).
+"""
+import argparse, csv, io, json, subprocess, sys
+from collections import OrderedDict
+
+EXACT = ("l1tex__t_requests_pipe_lsu_mem_global", "l1tex__t_sectors_pipe_lsu_mem_global",
+         "smsp__sass_inst_executed_op_shared")
+WITHIN_2PCT = ("l1tex__data_pipe_lsu_wavefronts_mem_shared", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared")
+
+
+def number(s):
+    try:
+        return float(str(s).replace(",", ""))
+    except ValueError:
+        return None
+
+
+def read_ncu(path):
+    """{kernel id: {metric: value}} from the tab-prefixed CSV that fidelity_ncu.sh writes."""
+    by_id = OrderedDict()
+    for line in open(path):
+        if line.startswith("#"):
+            continue
+        kid, _, row = line.rstrip("\n").partition("\t")
+        by_id.setdefault(kid, []).append(row)
+    out = OrderedDict()
+    for kid, rows in by_id.items():
+        table = list(csv.DictReader(io.StringIO("\n".join(rows))))
+        table = [r for r in table if number(r.get("ID", "")) is not None]  # drop the units row
+        if table:
+            out[kid] = {k: number(v) for k, v in table[0].items() if number(v) is not None}
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--warpscope", required=True)
+    ap.add_argument("--ncu", required=True)
+    ap.add_argument("--markdown")
+    ap.add_argument("--known")
+    a = ap.parse_args()
+    rows, misses, missed = [], 0, set()
+    for kid, hw in read_ncu(a.ncu).items():
+        r = subprocess.run([a.warpscope, "stats", kid, "--json"], capture_output=True, text=True)
+        if r.returncode != 0:
+            rows.append((kid, "(simulator)", "", "", "FAILED: " + (r.stderr.strip() or r.stdout.strip())[:200]))
+            misses += 1
+            missed.add((kid, "(simulator)"))
+            continue
+        sim = json.loads(r.stdout)["metrics"]
+        for metric in sorted(sim):
+            if not metric.startswith(EXACT + WITHIN_2PCT) or metric not in hw:
+                continue
+            s, h = float(sim[metric]), hw[metric]
+            if s == 0 and h == 0:
+                continue
+            ok = s == h if metric.startswith(EXACT) else abs(s - h) <= 0.02 * max(abs(h), 1)
+            misses += not ok
+            if not ok:
+                missed.add((kid, metric))
+            rows.append((kid, metric, "%g" % s, "%g" % h, "equal" if s == h else ("within 2%" if ok else "MISS")))
+    lines = ["| kernel | metric | simulator | H100 (ncu) | |", "|---|---|---:|---:|---|"]
+    lines += ["| %s | `%s` | %s | %s | %s |" % row for row in rows]
+    text = "\n".join(lines) + "\n\n%d of %d figures outside the bounds\n" % (misses, len(rows))
+    print(text)
+    if a.markdown:
+        open(a.markdown, "w").write(text)
+    if not a.known:
+        return 1 if misses else 0
+    known = {tuple(l.split()[:2]) for l in open(a.known) if l.strip() and not l.startswith("#")}
+    new, fixed = sorted(missed - known), sorted(known - missed)
+    for kid, metric in new:
+        print("NEW MISS (not in %s): %s %s" % (a.known, kid, metric))
+    for kid, metric in fixed:
+        print("NOW AGREES (remove it from %s): %s %s" % (a.known, kid, metric))
+    return 1 if new or fixed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -85,6 +85,9 @@ CaptionParts Describe(const WarpInstruction& focus, const Sum& s) {
       head.push_back(Plural(s.lanes, "atomic update", "atomic updates") +
                      (s.lanes == 1 ? ": nothing to serialise" : ", each to its own address"));
   }
+  if (atomic && focus.space == Space::Shared && focus.add == AtomicAdd::Float && s.most_on_one_address > 1)
+    details.push_back("a float atomicAdd on shared memory is a compare-and-swap loop: " +
+                      std::to_string(s.most_on_one_address) + " rounds of a load and a CAS");
   if (focus.space == Space::Global) {
     auto& cost = atomic ? details : head;
     cost.push_back(Plural(s.lines, "line", "lines"));

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <source_location>
+#include <string_view>
 #include <type_traits>
 
 #include "sim/engine.h"
@@ -187,13 +188,12 @@ class GlobalRef {
     }
     return true;
   }
-  void Record(Op op) const {
+  void Record(Op op, ::ws::sim::AtomicAdd add = ::ws::sim::AtomicAdd::No) const {
     auto& t = *t_current;
     const uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
     for (uint32_t p = 0; p < Pieces<Value>::count; ++p)
       ::ws::sim::detail::RecordGlobal(t, loc_, array_, addr + p * Pieces<Value>::width,
-                                      Pieces<Value>::width, op, std::is_volatile_v<T>,
-                                      std::is_integral_v<Value>);
+                                      Pieces<Value>::width, op, std::is_volatile_v<T>, add);
   }
   T* Data() const { return data_ + index_; }
 
@@ -299,9 +299,9 @@ class SharedRef {
 
   // An atomic read-modify-write (ATOMS): the element becomes update(old); returns old.
   template <class F>
-  E Update(F update) const {
+  E Update(F update, ::ws::sim::AtomicAdd add = ::ws::sim::AtomicAdd::No) const {
     E old{};
-    if (Access(Op::Atomic)) {
+    if (Access(Op::Atomic, add)) {
       old = data_[index_];
       data_[index_] = update(old);
     }
@@ -309,10 +309,10 @@ class SharedRef {
   }
 
  private:
-  bool Access(Op op) const {
+  bool Access(Op op, ::ws::sim::AtomicAdd add = ::ws::sim::AtomicAdd::No) const {
     return ::ws::sim::detail::SharedAccess(*t_current, *slot_, loc_, index_, count_, sizeof(E),
                                            Pieces<E>::width, Pieces<E>::count, op, shadow_,
-                                           kVolatile);
+                                           kVolatile, add);
   }
   E* data_;
   uint64_t* shadow_;
@@ -481,12 +481,15 @@ struct AtomicResult {
   operator T() const { ::ws::sim::detail::MarkAtomicUsed(*t_current); return old; }
 };
 
+// `add`: an atomicAdd, which the memory rules count differently (nvcc aggregates integer ones
+// and loops on a compare-and-swap for floating ones on shared memory; see sim/rules.h).
 template <class T, class F>
-AtomicResult<T> AtomicUpdate(Global<T> p, std::source_location loc, F update) {
+AtomicResult<T> AtomicUpdate(Global<T> p, std::source_location loc, F update,
+                             ::ws::sim::AtomicAdd add = ::ws::sim::AtomicAdd::No) {
   auto r = p[Index(int64_t(0), loc)];
   T old{};
   if (r.Check()) {
-    r.Record(Op::Reduction);
+    r.Record(Op::Reduction, add);
     std::memcpy(&old, r.Data(), sizeof(T));
     const T now = update(old);
     std::memcpy(r.Data(), &now, sizeof(T));
@@ -494,8 +497,14 @@ AtomicResult<T> AtomicUpdate(Global<T> p, std::source_location loc, F update) {
   return {old};
 }
 template <class T, class F>
-AtomicResult<T> AtomicUpdate(Shared<T*> p, std::source_location loc, F update) {
-  return {p[Index(int64_t(0), loc)].Update(update)};
+AtomicResult<T> AtomicUpdate(Shared<T*> p, std::source_location loc, F update,
+                             ::ws::sim::AtomicAdd add = ::ws::sim::AtomicAdd::No) {
+  return {p[Index(int64_t(0), loc)].Update(update, add)};
+}
+template <class T>
+constexpr ::ws::sim::AtomicAdd AddOf(bool is_add) {
+  return !is_add ? ::ws::sim::AtomicAdd::No
+                 : std::is_integral_v<T> ? ::ws::sim::AtomicAdd::Integer : ::ws::sim::AtomicAdd::Float;
 }
 
 #define WS_ATOMIC(NAME, TYPES, NEW)                                                        \
@@ -503,7 +512,8 @@ AtomicResult<T> AtomicUpdate(Shared<T*> p, std::source_location loc, F update) {
   AtomicResult<Pointee<P>> NAME(P p, std::type_identity_t<Pointee<P>> val,                 \
                                 std::source_location loc = std::source_location::current()) { \
     using T = Pointee<P>;                                                                  \
-    return AtomicUpdate(p, loc, [val](T old) -> T { return NEW; });                        \
+    return AtomicUpdate(p, loc, [val](T old) -> T { return NEW; },                         \
+                        AddOf<T>(std::string_view(#NAME) == "atomicAdd"));                 \
   }
 #define WS_UNPAREN(...) __VA_ARGS__
 WS_ATOMIC(atomicAdd, (int, unsigned, unsigned long long, float, double), T(old + val))

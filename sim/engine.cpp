@@ -779,7 +779,7 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   if (ins.op != Op::Atomic) ins.op = e.op();
   ins.space = e.space();
   ins.is_volatile = e.is_volatile();
-  ins.integer = e.integer();
+  ins.add = e.add();
   ins.width = e.width();
   ins.block = block_linear;
   ins.epoch = KeyEpoch(e.key);
@@ -1223,7 +1223,7 @@ void ReportRace(ThreadCtx& t, const SharedSlot& slot, std::source_location loc, 
 
 bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc,
                   uint64_t index, uint64_t count, uint32_t elem_bytes, uint32_t piece_bytes,
-                  uint32_t pieces, Op op, uint64_t* shadow, bool is_volatile) {
+                  uint32_t pieces, Op op, uint64_t* shadow, bool is_volatile, AtomicAdd add) {
   EngineImpl& e = *t.engine;
   if (index >= count) {
     ReportOutOfBounds(t, loc, slot.array, int64_t(index));
@@ -1242,7 +1242,7 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
     ev.key = t.pend_key;
     ev.addr = addr + p * piece_bytes;
     ev.loc = loc;
-    ev.meta = LaneEvent::Meta(slot.array, piece_bytes, op, Space::Shared, is_volatile);
+    ev.meta = LaneEvent::Meta(slot.array, piece_bytes, op, Space::Shared, is_volatile, add);
   }
   // Race and initialisation checks, one shadow word per element (see "races").
   const uint64_t serial = SerialTag(e.block_serial);

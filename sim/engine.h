@@ -96,16 +96,16 @@ struct LaneEvent {
   uint64_t meta;             // array id, width, op and space in one word (one store, see Meta)
 
   static constexpr uint64_t Meta(int array, uint32_t width, Op op, Space space,
-                                 bool is_volatile = false, bool integer = false) {
+                                 bool is_volatile = false, AtomicAdd add = AtomicAdd::No) {
     return uint64_t(uint32_t(array)) | uint64_t(width) << 32 | uint64_t(op) << 40 |
-           uint64_t(space) << 48 | uint64_t(is_volatile) << 56 | uint64_t(integer) << 57;
+           uint64_t(space) << 48 | uint64_t(is_volatile) << 56 | uint64_t(add) << 57;
   }
   int array() const { return int32_t(uint32_t(meta)); }
   uint8_t width() const { return uint8_t(meta >> 32); }
   Op op() const { return Op((meta >> 40) & 0xff); }
   Space space() const { return Space((meta >> 48) & 0xff); }
   bool is_volatile() const { return (meta >> 56) & 1; }
-  bool integer() const { return (meta >> 57) & 1; }
+  AtomicAdd add() const { return AtomicAdd((meta >> 57) & 3); }
   void SetOp(Op o) { meta = (meta & ~(0xffull << 40)) | uint64_t(o) << 40; }
 };
 
@@ -171,15 +171,15 @@ void ReportOutOfBounds(ThreadCtx& t, std::source_location loc, int array, int64_
 void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                       uint32_t width);
 
-// `integer`: an atomic on an integer type (see WarpInstruction::integer).
+// `add`: an atomicAdd and its type (see WarpInstruction::add).
 inline void RecordGlobal(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
-                         uint32_t width, Op op, bool is_volatile = false, bool integer = false) {
+                         uint32_t width, Op op, bool is_volatile = false, AtomicAdd add = AtomicAdd::No) {
   if (t.size == kChunk) ChunkCheck(t);
   LaneEvent& e = t.buf[t.size++];
   e.key = NextKey(t, loc, OpCode(op, Space::Global));
   e.addr = addr;
   e.loc = loc;
-  e.meta = LaneEvent::Meta(array, width, op, Space::Global, is_volatile, integer);
+  e.meta = LaneEvent::Meta(array, width, op, Space::Global, is_volatile, add);
 }
 
 // Marks the lane's most recent atomic as ATOM (its result was used) instead of RED.
@@ -213,7 +213,8 @@ void RegisterDynamicShared(ThreadCtx& t, SharedSlot& slot, std::source_location 
 // Returns false if it must be suppressed.
 bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc,
                   uint64_t index, uint64_t count, uint32_t elem_bytes, uint32_t piece_bytes,
-                  uint32_t pieces, Op op, uint64_t* shadow, bool is_volatile = false);
+                  uint32_t pieces, Op op, uint64_t* shadow, bool is_volatile = false,
+                  AtomicAdd add = AtomicAdd::No);
 
 void SyncThreads(ThreadCtx& t, std::source_location loc);
 void SyncWarp(ThreadCtx& t, uint32_t mask, std::source_location loc);

@@ -40,7 +40,8 @@ int MostLanesOnOneAddress(const WarpInstruction& ins) {
 }  // namespace
 
 bool CompilerAggregates(const WarpInstruction& ins) {
-  if (ins.op != Op::Reduction || !ins.integer || ins.space != Space::Global || ins.mask == 0) return false;
+  if (ins.op != Op::Reduction || ins.add != AtomicAdd::Integer || ins.space != Space::Global || ins.mask == 0)
+    return false;
   const uint64_t first = ins.addr[__builtin_ctz(ins.mask)];
   for (uint32_t m = ins.mask; m; m &= m - 1)
     if (ins.addr[__builtin_ctz(m)] != first) return false;

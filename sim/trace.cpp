@@ -74,10 +74,22 @@ void Counters::Add(const WarpInstruction& ins) {
     if (ins.same_address_lanes > 1) atomic_same_address += ins.same_address_lanes;
   } else {
     const int o = ins.op == Op::Load ? 0 : ins.op == Op::Store ? 1 : 2;
-    ++shared_inst[o];
-    shared_wavefronts[o] += ins.wavefronts;
-    shared_ideal_wavefronts[o] += ins.ideal_wavefronts;
-    shared_conflicts[o] += ins.wavefronts - ins.ideal_wavefronts;
+    // A float atomicAdd on shared memory is a loop of a load and an ATOMS.CAS, once per update
+    // to the busiest address (SharedAtomicRounds); each round counted at the first's cost.
+    const uint64_t rounds = o == 2 ? SharedAtomicRounds(ins) : 1;
+    for (int k : {0, 2}) {
+      if (o != 2 || (k == 0 && ins.add != AtomicAdd::Float)) continue;
+      shared_inst[k] += rounds;
+      shared_wavefronts[k] += rounds * ins.wavefronts;
+      shared_ideal_wavefronts[k] += rounds * ins.ideal_wavefronts;
+      shared_conflicts[k] += rounds * (ins.wavefronts - ins.ideal_wavefronts);
+    }
+    if (o != 2) {
+      ++shared_inst[o];
+      shared_wavefronts[o] += ins.wavefronts;
+      shared_ideal_wavefronts[o] += ins.ideal_wavefronts;
+      shared_conflicts[o] += ins.wavefronts - ins.ideal_wavefronts;
+    }
   }
 }
 

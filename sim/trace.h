@@ -20,6 +20,9 @@ struct Dim3 {
 enum class Space : uint8_t { Global, Shared };
 // Load, Store, Atomic (result used: ATOM), Reduction (result unused: RED), as nvcc emits them.
 enum class Op : uint8_t { Load, Store, Atomic, Reduction };
+// Which atomics are additions, and of what: nvcc aggregates integer ones (global) and turns
+// floating-point ones on shared memory into a compare-and-swap loop (see sim/rules.h).
+enum class AtomicAdd : uint8_t { No, Integer, Float };
 
 const char* ToString(Space s);
 const char* ToString(Op o);
@@ -60,7 +63,7 @@ struct WarpInstruction {
   uint32_t warp = 0;        // warp index within the block
   uint32_t epoch = 0;       // loop iteration as seen by the grouping (backward jumps in source)
   bool is_volatile = false;  // made through a volatile pointer (every such access is a real one)
-  bool integer = false;      // atomics: on an integer type (nvcc may aggregate them, see rules.h)
+  AtomicAdd add = AtomicAdd::No;  // atomics: an atomicAdd, on an integer or a floating type
   std::array<uint64_t, kWarpSize> addr;  // per lane; meaningful where mask has the bit
   // Cost, filled in by the memory rules:
   uint16_t sectors = 0;        // global: distinct 32-byte sectors
@@ -81,9 +84,7 @@ struct Counters {
   uint64_t global_ideal_sectors[4] = {};
   uint64_t global_lines[4] = {};
   uint64_t global_l2_requests[4] = {};  // atom and red only (see WarpInstruction::l2_requests)
-  // Shared memory: ld, st, atom (ATOMS, whatever its result does: Nsight Compute counts shared
-  // atomics apart from loads and stores).
-  uint64_t shared_inst[3] = {};
+  uint64_t shared_inst[3] = {};       // ld, st, atom (ATOMS, and the CAS of a CAS loop)
   uint64_t shared_wavefronts[3] = {};
   uint64_t shared_ideal_wavefronts[3] = {};
   uint64_t shared_conflicts[3] = {};
@@ -102,6 +103,11 @@ struct Counters {
 
   Counters& operator+=(const Counters& o);
   void Add(const WarpInstruction& ins);
+  // Shared atomics: the instructions one warp-level atomic issues — 1 (ATOMS), or for a float
+  // atomicAdd (a compare-and-swap loop) one round per update to its busiest address.
+  static uint64_t SharedAtomicRounds(const WarpInstruction& ins) {
+    return ins.add == AtomicAdd::Float && ins.same_address_lanes > 1 ? ins.same_address_lanes : 1;
+  }
   double AverageActiveLanes() const { return mem_inst ? double(mem_active_lanes) / mem_inst : 0.0; }
 
  private:

@@ -82,15 +82,24 @@ TEST(Caption, SameAddressAtomicFrom32LanesIsSerialised) {
                               "32 sectors (ideal 1)");
 }
 
+TEST(Caption, SharedFloatAtomicAddSaysItIsACompareAndSwapLoop) {
+  WarpInstruction ins = Shared(0);  // 32 lanes on word 0
+  ins.op = Op::Atomic;
+  ins.add = AtomicAdd::Float;
+  Analyze(ins);
+  EXPECT_EQ(Caption(ins), "32 atomic updates to one address: serialised" + kDot + "no bank conflict: 1 wavefront" +
+                              kDot + "a float atomicAdd on shared memory is a compare-and-swap loop: 32 rounds of a load and a CAS");
+}
+
 TEST(Caption, IntegerReductionToOneAddressIsAggregatedByTheCompiler) {
   // atomicAdd(&count, 1) from 32 lanes, result unused: nvcc adds 32 once. A float is not.
   WarpInstruction ins = Global(0x1000, 0);
   ins.op = Op::Reduction;
-  ins.integer = true;
+  ins.add = AtomicAdd::Integer;
   Analyze(ins);
   EXPECT_EQ(Caption(ins), "32 atomic updates to one address: aggregated by the compiler into 1" + kDot + "1 line" +
                               kDot + "1 sector (ideal 1)");
-  ins.integer = false;
+  ins.add = AtomicAdd::Float;
   Analyze(ins);
   EXPECT_EQ(CaptionOf(ins).headline, "32 atomic updates to one address: serialised");
 }

@@ -96,7 +96,7 @@ TEST(Atomics, ConsecutiveAddressesGoTogetherPerSector) {
   // sectors; one line, its most lanes on one address 1: 1 L2 request.
   auto ins = Global(0x1000, 4);
   ins.op = Op::Atomic;
-  ins.integer = true;
+  ins.add = AtomicAdd::Integer;
   Coalesce(ins);
   EXPECT_EQ(ins.sectors, 4);
   EXPECT_EQ(ins.l2_requests, 1);
@@ -111,7 +111,7 @@ TEST(Atomics, EachSectorCostsItsMostLanesOnOneAddress) {
   // Sectors 10 + 2 + 4 = 16. Lines: 0x1000 has most 10, 0x1080 most 4: 14 L2 requests.
   auto ins = Global(0, 0);
   ins.op = Op::Reduction;
-  ins.integer = true;
+  ins.add = AtomicAdd::Integer;
   for (int l = 0; l < 32; ++l)
     ins.addr[l] = l < 10 ? 0x1000 : l < 13 ? 0x1004 : l < 15 ? 0x1020 : l == 15 ? 0x103c : 0x1080 + 4 * (l % 4);
   Coalesce(ins);
@@ -129,9 +129,54 @@ TEST(Atomics, EachSectorCostsItsMostLanesOnOneAddress) {
   EXPECT_EQ(ins.l2_requests, 1);
 }
 
+TEST(Atomics, SharedIntegerAtomicIsOneAtomsCountedByTheBankRule) {
+  // atomicAdd(&s[lane], 1) on ints: one ATOMS, consecutive words: 1 wavefront.
+  auto ins = SharedAt(1);
+  ins.op = Op::Atomic;
+  ins.add = AtomicAdd::Integer;
+  Analyze(ins);
+  Counters c;
+  c.Add(ins);
+  EXPECT_EQ(c.shared_inst[2], 1u);
+  EXPECT_EQ(c.shared_wavefronts[2], 1u);
+  EXPECT_EQ(c.shared_inst[0] + c.shared_inst[1], 0u);
+  // s[lane % 2 * 32]: two words in bank 0: 2 wavefronts, like a load.
+  for (int l = 0; l < 32; ++l) ins.addr[l] = 128 * (l % 2);
+  Analyze(ins);
+  Counters d;
+  d.Add(ins);
+  EXPECT_EQ(d.shared_wavefronts[2], 2u);
+  EXPECT_EQ(d.shared_conflicts[2], 1u);
+}
+
+TEST(Atomics, SharedFloatAddIsACompareAndSwapLoopPerLaneOnOneAddress) {
+  // 32 lanes add a float into one word: 32 rounds (one update per round succeeds), each a
+  // load and an ATOMS.CAS of one wavefront (a broadcast): 32 + 32 instructions. (Measured on an
+  // H100: 16 warps on one address took 1016 instructions; this model says 16 x 64 = 1024.)
+  auto ins = SharedAt(0);
+  ins.op = Op::Atomic;
+  ins.add = AtomicAdd::Float;
+  Analyze(ins);
+  Counters c;
+  c.Add(ins);
+  EXPECT_EQ(c.shared_inst[0], 32u);
+  EXPECT_EQ(c.shared_inst[2], 32u);
+  EXPECT_EQ(c.shared_wavefronts[0], 32u);
+  EXPECT_EQ(c.shared_wavefronts[2], 32u);
+  // Every lane on its own word: one round, 1 load + 1 CAS.
+  ins = SharedAt(1);
+  ins.op = Op::Atomic;
+  ins.add = AtomicAdd::Float;
+  Analyze(ins);
+  Counters d;
+  d.Add(ins);
+  EXPECT_EQ(d.shared_inst[0], 1u);
+  EXPECT_EQ(d.shared_inst[2], 1u);
+}
+
 TEST(Atomics, OnlyUnusedIntegerResultsToOneAddressAreAggregated) {
   auto ins = Global(0x1000, 0);
-  ins.integer = true;
+  ins.add = AtomicAdd::Integer;
   ins.op = Op::Reduction;  // atomicAdd(&n, 1) with the result unused
   Coalesce(ins);
   EXPECT_EQ(ins.sectors, 1);
@@ -139,7 +184,7 @@ TEST(Atomics, OnlyUnusedIntegerResultsToOneAddressAreAggregated) {
   Coalesce(ins);
   EXPECT_EQ(ins.sectors, 32);
   ins.op = Op::Reduction;
-  ins.integer = false;     // a float: never aggregated
+  ins.add = AtomicAdd::Float;     // a float: never aggregated
   Coalesce(ins);
   EXPECT_EQ(ins.sectors, 32);
   // Masked-off lanes do not count: 5 active lanes on one float are 5 sectors.

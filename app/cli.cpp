@@ -25,6 +25,7 @@
 #include "kernels/gpu_runner.h"
 #include "kernels/user_file.h"
 #include "kernels/user_file_gpu.h"
+#include "sim/device_profile.h"
 
 namespace ws::app {
 namespace {
@@ -189,6 +190,28 @@ std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems
   return out;
 }
 
+void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
+                     const std::string& device_flag) {
+  if (!device_flag.empty()) {
+    opt.device = sim::FindDeviceProfile(device_flag);
+    if (!opt.device)
+      throw kernels::BadRequest("--device '" + device_flag + "' is not a known device; known: " +
+                                sim::DeviceProfileNames());
+  }
+  const auto files = LoadRecordedNcuFiles(nullptr);
+  for (const auto& f : files) {
+    for (const auto& run : f.runs) {
+      if (run.variant != variant_id) continue;
+      auto it = run.metrics.find("launch__registers_per_thread");
+      if (it != run.metrics.end() && it->second > 0 && !opt.registers_per_thread)
+        opt.registers_per_thread = uint32_t(it->second);
+      if (!opt.device) opt.device = sim::FindDeviceProfile(f.device);
+    }
+  }
+  if (!opt.device && !files.empty()) opt.device = sim::FindDeviceProfile(files.front().device);
+  if (!opt.device) opt.device = &sim::DeviceProfiles().front();
+}
+
 namespace {
 
 // Times `ids` on the GPU, printing the runner's progress on stderr; the report's device is empty
@@ -292,7 +315,7 @@ std::optional<RecordedNcu> FindRecordedNcu(const std::string& family, std::vecto
 }
 
 int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, bool csv,
-          const sim::LaunchOptions& base) {
+          const sim::LaunchOptions& base, const std::string& device) {
   const kernels::FamilyEntry* family = nullptr;
   std::string known;
   for (const auto& f : kernels::Catalog()) {
@@ -312,6 +335,7 @@ int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, 
     r.n = n;
     sim::LaunchOptions opt = base;
     opt.selection.kind = sim::Selection::Kind::None;
+    ConfigureCaches(opt, ids.back(), device);
     auto o = kernels::Simulate(kernels::FindVariant(ids.back()), r, opt);
     if (g_control.cancel) {
       std::cerr << "warpscope: interrupted while simulating " << ids.back() << "\n";
@@ -390,6 +414,14 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
         c->add_option("--max-threads", max_threads_text, "largest launch simulated, in threads (default 268435456)"));
   };
   add_budgets(stats);
+  // The device whose caches and limits the memory hierarchy models.
+  std::string device_text;
+  auto add_device = [&](CLI::App* c) {
+    c->add_option("--device", device_text,
+                  "device profile for the cache model: " + sim::DeviceProfileNames() +
+                      " (default: the device the recorded ncu figures come from)");
+  };
+  add_device(stats);
 
   auto* trace = app.add_subcommand("trace", "one warp's memory instructions in order");
   trace->add_option("variant", id, "FAMILY/VARIANT or FILE.cu[:kernel]")->required();
@@ -399,6 +431,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   auto* trace_shape = trace->add_option("--shape", shape, "block shape X, XxY or XxYxZ (default: the variant's own)");
   auto* trace_steps = trace->add_option("--steps", steps_text, "how many instructions to print (default 64)");
   add_budgets(trace);
+  add_device(trace);
   auto* fmt = trace->add_option_group("format");
   fmt->add_flag("--json", json, "JSON");
   fmt->add_flag("--csv", csv, "CSV, one row per instruction");
@@ -424,6 +457,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   table->add_flag("--gpu", table_gpu, "also time each variant on this machine's GPU (skipped where there is none)");
   auto* table_runs = table->add_option("--runs", runs_text, "timed runs per variant with --gpu (default 10)");
   add_budgets(table);
+  add_device(table);
   auto* table_fmt = table->add_option_group("format");
   table_fmt->add_flag("--json", json, "JSON");
   table_fmt->add_flag("--csv", csv, "CSV, one row per counter and source");
@@ -508,11 +542,12 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       std::signal(SIGINT, OnInterrupt);
       if (*table) {
         const int runs = table_runs->count() ? int(ParseInteger("--runs", runs_text, 1, 1000)) : 10;
-        const int rc = Table(table_family, n, table_gpu, runs, json, csv, opt);
+        const int rc = Table(table_family, n, table_gpu, runs, json, csv, opt, device_text);
         std::signal(SIGINT, SIG_DFL);
         return rc;
       }
       auto v = kernels::FindVariant(id);
+      ConfigureCaches(opt, v.Id(), device_text);
       kernels::RunRequest r;
       r.n = n ? n : v.TeachingN();
       kernels::ValidateSize(*v.family, r.n);

@@ -6,6 +6,7 @@
 
 #include "app/seed_table.h"
 #include "kernels/gpu_runner.h"
+#include "sim/engine.h"
 
 namespace ws::app {
 
@@ -28,6 +29,13 @@ std::vector<RecordedFile> LoadRecordedResults(std::vector<std::string>* problems
 // Nsight Compute figures recorded on real devices: every assets/recorded/ncu/*.json, by file
 // name. A file that cannot be read is skipped and named in `problems`.
 std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems);
+
+// The cache model's setup for a variant (FAMILY/VARIANT): the device profile named by
+// `device_flag` (--device; a bad name throws kernels::BadRequest), else the device the recorded
+// ncu figures come from, else the first profile (H100); and the registers per thread that
+// ptxas gave the variant, as recorded by ncu (launch__registers_per_thread), else the default.
+void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
+                     const std::string& device_flag);
 
 // The lesson the program opens on: shortcut v0 beside v1.
 inline constexpr const char* kDefaultVariant = "shortcut/v0";

@@ -56,6 +56,14 @@ nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest
     lines[std::to_string(line)] = lm;
   }
   j["per_line"] = lines;
+  if (!t.caches.device.empty())
+    j["caches"] = {{"device", t.caches.device},
+                   {"registers_per_thread", t.caches.registers_per_thread},
+                   {"blocks_per_sm", t.caches.blocks_per_sm},
+                   {"residency_limited_by", t.caches.limited_by},
+                   {"l1_bytes_per_sm", t.caches.l1_bytes},
+                   {"l2_bytes", t.caches.l2_bytes},
+                   {"waves", t.caches.waves}};
   j["findings"] = FindingsJson(t);
   j["arrays"] = nlohmann::json::array();
   for (const auto& a : t.arrays)
@@ -73,6 +81,11 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
       << t.shape.block.z << "\n";
   out << "  check: " << (o.check.passed ? "passed" : "FAILED") << " (" << o.check.detail << ")\n";
   if (!v.variant->on_hardware.empty()) out << "  on the GPU: " << v.variant->on_hardware << "\n";
+  if (!t.caches.device.empty())
+    out << "  caches: " << t.caches.device << ", " << t.caches.blocks_per_sm << " block(s) per SM (limited by "
+        << t.caches.limited_by << "; " << t.caches.registers_per_thread << " registers per thread), "
+        << t.caches.waves << " wave(s), L1 " << t.caches.l1_bytes / 1024 << " KiB per SM, L2 "
+        << t.caches.l2_bytes / (1024 * 1024) << " MiB\n";
   for (const auto& m : sim::Metrics(t.total)) {
     char b[200];
     std::snprintf(b, sizeof b, "  %-62s %14.6g\n", m.name.c_str(), m.value);

@@ -31,6 +31,8 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#include "sim/device_profile.h"
+#include "sim/hierarchy.h"
 #include "sim/rules.h"
 
 namespace ws::sim {
@@ -357,6 +359,7 @@ class EngineImpl {
   uint64_t sync_era = 0;
   bool trace_block = false;
   std::vector<Counters> per_site;
+  std::unique_ptr<MemoryHierarchy> hierarchy;  // null: caches not modelled
   std::unordered_map<uint64_t, uint32_t> site_index;  // (file ptr ^ line/col) -> site
   std::map<std::pair<int, int>, size_t> finding_index;  // (kind, site) -> finding
 
@@ -476,6 +479,7 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
   trace_block = sel.kind == Selection::Kind::All ||
                 ((sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
                  sel.block == block_linear);
+  if (hierarchy) hierarchy->BeginBlock(block_linear, (n + kWarpSize - 1) / kWarpSize, shared_bytes);
   threads.resize(n);
   fibers.resize(n);
   sinks.resize(n);
@@ -640,6 +644,7 @@ void EngineImpl::RunThreads(uint32_t n) {
                  "__syncthreads(); CUDA requires every thread of the block to reach it",
                  -1, 0, 0);
     ++trace.barriers;
+    if (hierarchy) hierarchy->Barrier();
     ++barrier_epoch;
     ++sync_era;
     for (auto& t : threads)
@@ -785,10 +790,16 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   ins.epoch = KeyEpoch(e.key);
   Analyze(ins);
   per_site[ins.site].Add(ins);
+  int64_t traced = -1;
   if (trace_block && (opt.selection.kind != Selection::Kind::Warp || opt.selection.warp == ins.warp)) {
-    if (trace.instructions.size() < opt.max_trace_instructions) trace.instructions.push_back(ins);
-    else trace.truncated = true;
+    if (trace.instructions.size() < opt.max_trace_instructions) {
+      traced = int64_t(trace.instructions.size());
+      trace.instructions.push_back(ins);
+    } else {
+      trace.truncated = true;
+    }
   }
+  if (hierarchy && ins.space == Space::Global) hierarchy->Record(ins, traced);
 }
 
 const char* ToString(WarpOp op) {
@@ -1388,6 +1399,13 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
     c->blocks_total.store(s.grid.Count());
   }
   detail::InstallHandlers();
+  if (e.opt.caches) {
+    const auto& sel = e.opt.selection;
+    const bool one_block = sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp;
+    e.hierarchy = std::make_unique<MemoryHierarchy>(
+        e.opt.device ? *e.opt.device : DeviceProfiles().front(), e.opt.registers_per_thread, s,
+        &e.per_site, &e.trace, one_block ? int64_t(sel.block) : -1);
+  }
   {
     detail::Watchdog watchdog(e.opt.watchdog_seconds, e.opt.control);
     try {
@@ -1401,6 +1419,10 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
       detail::t_fault.armed = 0;
       throw;
     }
+  }
+  if (e.hierarchy) {
+    e.hierarchy->Finish(e.shared_bytes);
+    e.hierarchy.reset();
   }
   // Fold the per-site counters into the totals and the per-line view.
   for (size_t i = 0; i < e.per_site.size(); ++i) {

@@ -14,6 +14,8 @@
 
 namespace ws::sim {
 
+struct DeviceProfile;
+
 // Shared between the simulating thread and others (the GUI, a SIGINT handler): a request to
 // stop, and how far the current launch has got. Every member is lock-free.
 struct RunControl {
@@ -41,6 +43,12 @@ struct LaunchOptions {
   // Called with a launch's shape after its hardware limits are checked and before any block
   // runs; it may throw to refuse the launch (the CLI checks a traced block and warp this way).
   std::function<void(const LaunchShape&)> before_launch;
+  // The memory hierarchy (sim/hierarchy.h): on unless `caches` is false. `device` null: the H100
+  // profile (the device the committed recordings come from). registers_per_thread 0: the
+  // documented default (kDefaultRegistersPerThread), for residency.
+  bool caches = true;
+  const DeviceProfile* device = nullptr;
+  uint32_t registers_per_thread = 0;
 };
 
 namespace detail { struct ThreadCtx; class EngineImpl; }

@@ -60,6 +60,35 @@ std::vector<Metric> Metrics(const Counters& c) {
   m.push_back({"warpscope__atomic_lanes_on_shared_address", double(c.atomic_same_address),
                "lanes of an atomic instruction that hit an address another lane of it also hit",
                "atomic lanes sharing an address"});
+  // The memory hierarchy (sim/hierarchy.h): L1 per SM, the device L2, DRAM.
+  uint64_t l1_hits = 0, l2_sectors = 0, l2_hits = 0;
+  for (int o = 0; o < 4; ++o) l1_hits += c.l1_hits[o], l2_sectors += c.l2_sectors[o], l2_hits += c.l2_hits[o];
+  auto pct = [](uint64_t part, uint64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; };
+  const uint64_t ld = c.global_sectors[0], ld_hits = c.l1_hits[0];
+  m.push_back({"l1tex__t_sector_hit_rate.pct", pct(l1_hits, c.GlobalSectors()),
+               "share of global sectors (loads, stores, atomics) found in the SM's L1 cache",
+               "L1 hit rate"});
+  m.push_back({"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", pct(ld_hits, ld),
+               "share of global load sectors found in the SM's L1 cache", "L1 hit rate, loads"});
+  m.push_back({"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", double(ld_hits),
+               "global load sectors found in L1", "L1 load sector hits"});
+  m.push_back({"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", double(ld - ld_hits),
+               "global load sectors L1 did not hold: each is read from L2", "L1 load sector misses"});
+  m.push_back({"lts__t_sectors_srcunit_tex_op_read.sum", double(c.l2_sectors[0]),
+               "32-byte sectors the SMs' L1s read from L2 (their load misses)", "L2 read sectors"});
+  m.push_back({"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", double(c.l2_hits[0]),
+               "L2 read sectors L2 already held", "L2 read sector hits"});
+  m.push_back({"lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", double(c.l2_sectors[0] - c.l2_hits[0]),
+               "L2 read sectors fetched from DRAM", "L2 read sector misses"});
+  m.push_back({"lts__t_sectors_srcunit_tex_op_write.sum", double(c.l2_sectors[1]),
+               "32-byte sectors written to L2 by global stores (L1 writes through)", "L2 write sectors"});
+  m.push_back({"lts__t_sector_hit_rate.pct", pct(l2_hits, l2_sectors),
+               "share of L2 sectors (reads, writes, atomics) L2 held; writes count as hits, as ncu counts them",
+               "L2 hit rate"});
+  m.push_back({"dram__bytes_read.sum", double(c.dram_read_bytes),
+               "bytes read from DRAM to fill L2 misses (32 per sector)", "DRAM bytes read"});
+  m.push_back({"dram__bytes_write.sum", double(c.dram_write_bytes),
+               "bytes written to DRAM from dirty L2 lines evicted during the kernel", "DRAM bytes written"});
   return m;
 }
 

@@ -36,6 +36,16 @@ const char* ToString(FindingKind k) {
   return "?";
 }
 
+const char* ToString(ServedFrom s) {
+  switch (s) {
+    case ServedFrom::None: return "-";
+    case ServedFrom::L1: return "L1";
+    case ServedFrom::L2: return "L2";
+    case ServedFrom::Dram: return "DRAM";
+  }
+  return "?";
+}
+
 bool IsError(FindingKind k) { return k != FindingKind::WarpSyncRace; }
 
 Counters& Counters::operator+=(const Counters& o) {
@@ -56,6 +66,13 @@ Counters& Counters::operator+=(const Counters& o) {
   mem_active_lanes += o.mem_active_lanes;
   lane_accesses += o.lane_accesses;
   atomic_same_address += o.atomic_same_address;
+  for (int i = 0; i < 4; ++i) {
+    l1_hits[i] += o.l1_hits[i];
+    l2_sectors[i] += o.l2_sectors[i];
+    l2_hits[i] += o.l2_hits[i];
+  }
+  dram_read_bytes += o.dram_read_bytes;
+  dram_write_bytes += o.dram_write_bytes;
   return *this;
 }
 

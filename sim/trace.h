@@ -74,8 +74,19 @@ struct WarpInstruction {
   uint16_t conflict_degree = 0;  // shared: most distinct words in one bank (n-way)
   uint16_t same_address_lanes = 0;  // atomics: most lanes hitting one address
   uint16_t l2_requests = 0;    // global atomics: requests to L2, where atomics are performed
+  // Global: where each distinct sector was served from, 2 bits per sector (a ServedFrom), the
+  // sectors in ascending address order (sector i at bits 2i..2i+1); filled by the cache model.
+  uint64_t served = 0;
   int ActiveLanes() const { return __builtin_popcount(mask); }
 };
+
+// Where the cache model found a global sector (see sim/hierarchy.h). A store is written
+// through to L2 (L2); an atomic is performed at L2 (L2, or Dram when its sector came from DRAM).
+enum class ServedFrom : uint8_t { None = 0, L1 = 1, L2 = 2, Dram = 3 };
+inline ServedFrom SectorServedFrom(const WarpInstruction& ins, int sector) {
+  return ServedFrom((ins.served >> (2 * sector)) & 3);
+}
+const char* ToString(ServedFrom s);
 
 // Simulator's counters under Nsight Compute's metric names (see MetricNames()).
 struct Counters {
@@ -92,6 +103,14 @@ struct Counters {
   uint64_t mem_active_lanes = 0;      // sum of active lanes over memory instructions
   uint64_t lane_accesses = 0;         // lane-level accesses (pieces)
   uint64_t atomic_same_address = 0;   // lanes that hit an address another lane of the instruction also hit
+  // The memory hierarchy (sim/hierarchy.h), by Op: global sectors found in the SM's L1
+  // (lookup hits), sectors that reached L2 (a load's L1 misses, every store and atomic sector)
+  // and those of them L2 already held (stores count as hits, as ncu counts them); DRAM bytes
+  // read for L2 misses and written back from evicted dirty L2 lines.
+  uint64_t l1_hits[4] = {};
+  uint64_t l2_sectors[4] = {};
+  uint64_t l2_hits[4] = {};
+  uint64_t dram_read_bytes = 0, dram_write_bytes = 0;
 
   // Totals over op kinds: global ld + st + atom + red, shared ld + st + atom.
   uint64_t GlobalRequests() const { return Sum(global_requests); }
@@ -185,6 +204,29 @@ struct Trace {
   std::vector<Finding> findings;
   uint64_t barriers = 0;
   double seconds = 0;  // wall time of the simulation
+  // The cache model's setup for this launch (sim/hierarchy.h); `device` empty: not modelled.
+  struct Caches {
+    std::string device;               // profile name, "H100"
+    uint32_t registers_per_thread = 0;
+    uint32_t blocks_per_sm = 0;
+    std::string limited_by;           // what limits residency
+    uint32_t l1_bytes = 0, l1_sets = 0, l1_ways = 0;
+    uint64_t l2_bytes = 0;
+    uint64_t waves = 0;
+    int64_t traced_sm = -1;           // the SM that runs the selected block (-1: none selected)
+    // The L1 of traced_sm as it changes, for a picture of it: each event sets a slot (set *
+    // ways + way) to a line (~0: emptied) with its valid sectors. l1_events_until[i] is
+    // how many events had happened once trace instruction i was served, so the L1 at step i
+    // is the first l1_events_until[i] events applied to an empty cache.
+    struct L1Event {
+      uint64_t line;    // byte address / 128, or ~0 when the slot was emptied
+      uint32_t slot;
+      uint8_t valid;    // sector bits
+    };
+    std::vector<L1Event> l1_events;
+    std::vector<uint32_t> l1_events_until;  // per Trace::instructions entry
+    bool l1_events_truncated = false;
+  } caches;
 };
 
 }  // namespace ws::sim

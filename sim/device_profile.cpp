@@ -1,0 +1,109 @@
+// Device profiles (H100 SXM, H200) and the residency rule: blocks per SM and the L1 left over.
+#include "sim/device_profile.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ws::sim {
+
+const std::vector<uint32_t>& SharedCarveoutsKiB() {
+  static const std::vector<uint32_t> k = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+  return k;
+}
+
+const std::vector<DeviceProfile>& DeviceProfiles() {
+  // Sizes from NVIDIA's H100 and H200 data sheets and the Hopper tuning guide: 132 SMs on the
+  // SXM5 boards, 256 KB of L1/shared memory per SM (up to 227 KB shared per block), 50 MB of
+  // L2, 64 Ki registers, 2048 threads / 64 warps / 32 blocks per SM. The two differ in DRAM
+  // (80 GB HBM3 at 3.35 TB/s against 141 GB HBM3e at 4.8 TB/s), not in the SM or its caches.
+  auto hopper = [](std::string name, std::string marketing, double gbps, double gib) {
+    DeviceProfile d;
+    d.name = std::move(name);
+    d.marketing = std::move(marketing);
+    d.sms = 132;
+    d.l1_shared_bytes = 256 * 1024;
+    d.max_shared_per_sm = 228 * 1024;
+    d.max_shared_per_block = 227 * 1024;
+    d.shared_reserved_per_block = 1024;
+    d.l2_bytes = 50ull * 1024 * 1024;
+    d.l1_ways = 4;
+    d.l2_ways = 16;
+    d.regs_per_sm = 65536;
+    d.max_threads_per_sm = 2048;
+    d.max_warps_per_sm = 64;
+    d.max_blocks_per_sm = 32;
+    d.boost_clock_mhz = 1980;
+    d.dram_gb_per_s = gbps;
+    d.dram_gib = gib;
+    return d;
+  };
+  static const std::vector<DeviceProfile> k = {
+      hopper("H100", "NVIDIA H100 80GB HBM3", 3350, 80),
+      hopper("H200", "NVIDIA H200", 4800, 141),
+  };
+  return k;
+}
+
+namespace {
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+}  // namespace
+
+const DeviceProfile* FindDeviceProfile(std::string_view name) {
+  const std::string want = Lower(name);
+  if (want.empty()) return nullptr;
+  for (const auto& d : DeviceProfiles())
+    if (want == Lower(d.name) || want == Lower(d.marketing)) return &d;
+  // A recorded device name: "NVIDIA H200 NVL", "NVIDIA H100 80GB HBM3" ...
+  for (const auto& d : DeviceProfiles())
+    if (want.find(Lower(d.name)) != std::string::npos) return &d;
+  return nullptr;
+}
+
+std::string DeviceProfileNames() {
+  std::string out;
+  for (const auto& d : DeviceProfiles()) out += (out.empty() ? "" : ", ") + d.name;
+  return out;
+}
+
+Residency ComputeResidency(const DeviceProfile& d, uint64_t threads_per_block,
+                           uint32_t registers_per_thread, uint64_t shared_bytes_per_block) {
+  Residency r;
+  if (threads_per_block == 0 || threads_per_block > d.max_threads_per_sm ||
+      shared_bytes_per_block > d.max_shared_per_block)
+    return r;
+  const uint64_t warps = (threads_per_block + 31) / 32;
+  const uint32_t regs = registers_per_thread ? registers_per_thread : kDefaultRegistersPerThread;
+  // Registers are allocated per warp, in units of 256 (8 per thread).
+  const uint64_t regs_per_warp = (uint64_t(regs) * 32 + 255) / 256 * 256;
+  // The driver reserves 1 KiB per resident block for its own use; the model counts it only for
+  // kernels that use shared memory (the carve-out of a kernel without any stays 0).
+  const uint64_t shared =
+      shared_bytes_per_block ? shared_bytes_per_block + d.shared_reserved_per_block : 0;
+  struct Limit { uint64_t blocks; const char* what; };
+  const Limit limits[] = {
+      {d.max_blocks_per_sm, "blocks"},
+      {d.max_threads_per_sm / threads_per_block, "threads"},
+      {d.max_warps_per_sm / warps, "warps"},
+      {d.regs_per_sm / (regs_per_warp * warps), "registers"},
+      {shared ? d.max_shared_per_sm / shared : ~0ull, "shared memory"},
+  };
+  uint64_t best = ~0ull;
+  for (const auto& l : limits)
+    if (l.blocks < best) { best = l.blocks; r.limited_by = l.what; }
+  r.blocks_per_sm = uint32_t(best);
+  if (r.blocks_per_sm == 0) return r;
+  // The carve-out: the smallest configuration that holds the resident blocks' shared memory.
+  const uint64_t need = shared * r.blocks_per_sm;
+  r.carveout_bytes = d.max_shared_per_sm;
+  for (uint32_t kib : SharedCarveoutsKiB())
+    if (uint64_t(kib) * 1024 >= need) { r.carveout_bytes = kib * 1024; break; }
+  r.l1_bytes = d.l1_shared_bytes - r.carveout_bytes;
+  r.blocks_per_wave = uint64_t(r.blocks_per_sm) * d.sms;
+  return r;
+}
+
+}  // namespace ws::sim

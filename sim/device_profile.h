@@ -1,0 +1,63 @@
+// Device profiles: the sizes and limits of a GPU that decide block residency and cache reuse
+// (H100 SXM, H200), chosen by --device; and the residency of a launch on one SM.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ws::sim {
+
+struct DeviceProfile {
+  std::string name;               // "H100", as --device takes it
+  std::string marketing;          // "NVIDIA H100 80GB HBM3", as cudaGetDeviceProperties names it
+  uint32_t sms = 0;               // streaming multiprocessors
+  uint32_t l1_shared_bytes = 0;   // unified L1 / shared memory per SM (bytes)
+  uint32_t max_shared_per_sm = 0;     // largest shared-memory carve-out (bytes)
+  uint32_t max_shared_per_block = 0;  // opt-in limit per block (bytes)
+  uint32_t shared_reserved_per_block = 0;  // the driver's reservation per resident block (bytes)
+  uint64_t l2_bytes = 0;          // device L2 (bytes)
+  uint32_t l1_ways = 0, l2_ways = 0;  // associativity the model uses (not published; see cache.h)
+  uint32_t regs_per_sm = 0;       // 32-bit registers
+  uint32_t max_threads_per_sm = 0, max_warps_per_sm = 0, max_blocks_per_sm = 0;
+  uint32_t boost_clock_mhz = 0;   // SM clock
+  double dram_gb_per_s = 0;       // peak DRAM bandwidth (GB/s, 10^9 bytes)
+  double dram_gib = 0;            // DRAM size
+};
+
+// The shared-memory carve-outs the driver may choose on compute capability 9.0 (KiB), CUDA C++
+// Programming Guide, "Compute Capability 9.0 / Shared Memory": 0, 8, 16, 32, 64, 100, 132, 164,
+// 196 or 228 KB of the 256 KB; the rest is L1.
+const std::vector<uint32_t>& SharedCarveoutsKiB();
+
+const std::vector<DeviceProfile>& DeviceProfiles();  // H100 first
+// By --device name ("H100", "h200") or by the device name a recording carries ("NVIDIA H100
+// 80GB HBM3"); null when none fits.
+const DeviceProfile* FindDeviceProfile(std::string_view name);
+// "H100, H200": for messages.
+std::string DeviceProfileNames();
+
+// How many blocks of a launch one SM holds at once, what limits it and the L1 it leaves
+// (CUDA C++ Programming Guide, "Hardware Multithreading" and the occupancy calculator's rules):
+// threads and warps per SM, blocks per SM, registers (allocated per warp in units of 256, i.e.
+// registers per thread rounded up to 8) and shared memory (per block plus the driver's 1 KiB).
+struct Residency {
+  uint32_t blocks_per_sm = 0;  // 0: the block cannot run at all (over a per-block limit)
+  std::string limited_by;      // "threads", "warps", "blocks", "registers", "shared memory"
+  uint32_t carveout_bytes = 0; // shared memory the SM reserves for its resident blocks
+  uint32_t l1_bytes = 0;       // what remains for L1: l1_shared_bytes - carveout_bytes
+  uint64_t blocks_per_wave = 0;  // blocks_per_sm x SMs
+};
+// Registers per thread when no GPU build says otherwise (ptxas' figure is recorded per variant
+// in assets/recorded/ncu as launch__registers_per_thread).
+inline constexpr uint32_t kDefaultRegistersPerThread = 32;
+Residency ComputeResidency(const DeviceProfile& d, uint64_t threads_per_block,
+                           uint32_t registers_per_thread, uint64_t shared_bytes_per_block);
+
+// Block placement (waves): block b of a launch runs in wave b / blocks_per_wave on SM
+// b % SMs. The hardware's block scheduler hands consecutive blocks to different SMs and starts
+// a new block as soon as one finishes; the model starts a wave when the last one has finished.
+inline uint32_t SmOfBlock(const DeviceProfile& d, uint64_t block) { return uint32_t(block % d.sms); }
+inline uint64_t WaveOfBlock(const Residency& r, uint64_t block) { return block / r.blocks_per_wave; }
+
+}  // namespace ws::sim

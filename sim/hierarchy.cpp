@@ -1,0 +1,329 @@
+// The memory hierarchy of a launch (see hierarchy.h): recording per warp, replay per wave.
+// Section index: sectors · stream encoding · recording · replay · finish.
+#include "sim/hierarchy.h"
+
+#include <algorithm>
+
+namespace ws::sim {
+
+// ---- sectors ------------------------------------------------------------------------------
+int DistinctSectors(const WarpInstruction& ins, uint64_t (&out)[kWarpSize]) {
+  // Accesses are at most 16 bytes and aligned, so each lane's piece lies in one sector.
+  int n = 0;
+  bool sorted = true;
+  for (uint32_t m = ins.mask; m; m &= m - 1) {
+    const uint64_t s = ins.addr[__builtin_ctz(m)] / SectorCache::kSectorBytes;
+    if (n && s == out[n - 1]) continue;
+    if (n && s < out[n - 1]) sorted = false;
+    out[n++] = s;
+  }
+  if (!sorted) {
+    std::sort(out, out + n);
+    n = int(std::unique(out, out + n) - out);
+  } else {
+    // Ascending with repeats only between neighbours: already removed.
+  }
+  return n;
+}
+
+namespace {
+
+// ---- stream encoding ----------------------------------------------------------------------
+// A warp's records, one after another: varint header (0: barrier; else (site+1) << 3 | op << 1
+// | traced), [varint trace index], varint sector count, zigzag varint of the first sector minus
+// the first sector of the last instruction at a site with the same site % 8, then each further
+// sector as varint (gap - 1). A loop's read of the next element usually costs 3-4 bytes.
+constexpr int kSiteSlots = 8;
+
+void PutVarint(std::vector<uint8_t>& b, uint64_t v) {
+  while (v >= 0x80) {
+    b.push_back(uint8_t(v | 0x80));
+    v >>= 7;
+  }
+  b.push_back(uint8_t(v));
+}
+uint64_t GetVarint(const uint8_t*& p) {
+  uint64_t v = 0;
+  for (int shift = 0;; shift += 7) {
+    const uint8_t c = *p++;
+    v |= uint64_t(c & 0x7f) << shift;
+    if (!(c & 0x80)) return v;
+  }
+}
+uint64_t ZigZag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
+int64_t UnZigZag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
+
+struct WarpStream {
+  std::vector<uint8_t> bytes;
+  uint64_t last[kSiteSlots] = {};  // encoder state (the decoder keeps its own copy)
+};
+
+struct BlockStream {
+  uint64_t block = 0;
+  uint32_t sm = 0;
+  std::vector<WarpStream> warps;
+};
+
+}  // namespace
+
+struct MemoryHierarchy::Impl {
+  const DeviceProfile& device;
+  uint32_t registers;
+  LaunchShape shape;
+  std::vector<Counters>* per_site;
+  Trace* trace;
+  int64_t traced_block;
+  uint32_t traced_sm = ~0u;
+  bool log_l1 = false;       // the traced SM's L1 is being logged
+  uint64_t logged_until_wave = 0;
+
+  Residency residency;
+  bool fixed = false;
+  uint64_t waves = 0;
+  uint64_t wave_start = 0;  // first block of the wave being recorded
+  std::vector<BlockStream> blocks;  // the wave being recorded
+  std::vector<std::unique_ptr<SectorCache>> l1;  // per SM, made on first use
+  std::unique_ptr<SectorCache> l2;
+  static constexpr size_t kMaxL1Events = size_t(1) << 20;
+
+  Impl(const DeviceProfile& d, uint32_t regs, const LaunchShape& s, std::vector<Counters>* ps,
+       Trace* t, int64_t tb)
+      : device(d), registers(regs ? regs : kDefaultRegistersPerThread), shape(s), per_site(ps),
+        trace(t), traced_block(tb) {
+    l2 = std::make_unique<SectorCache>(SectorCache::Config{device.l2_bytes, device.l2_ways});
+    if (traced_block >= 0) traced_sm = SmOfBlock(device, uint64_t(traced_block));
+  }
+
+  // Residency is decided once block 0 has run: its shared arrays are then known.
+  void Fix(uint64_t shared_bytes) {
+    if (fixed) return;
+    fixed = true;
+    residency = ComputeResidency(device, shape.block.Count(), registers, shared_bytes);
+    if (residency.blocks_per_sm == 0) {
+      // Over a per-SM limit: the GPU refuses the launch; the simulator still runs it, one
+      // block per SM, and says why in Trace::caches.limited_by.
+      residency.blocks_per_sm = 1;
+      residency.limited_by += " (over the limit: the GPU would refuse this launch)";
+      residency.l1_bytes = device.l1_shared_bytes -
+                           std::min<uint64_t>(device.max_shared_per_sm, shared_bytes);
+      residency.blocks_per_wave = device.sms;
+    }
+    l1.resize(device.sms);
+    auto& c = trace->caches;
+    c.device = device.name;
+    c.registers_per_thread = registers;
+    c.blocks_per_sm = residency.blocks_per_sm;
+    c.limited_by = residency.limited_by;
+    c.l1_bytes = residency.l1_bytes;
+    c.l2_bytes = device.l2_bytes;
+    SectorCache probe({residency.l1_bytes, device.l1_ways});
+    c.l1_sets = probe.Sets();
+    c.l1_ways = probe.Ways();
+    c.traced_sm = traced_block >= 0 ? int64_t(traced_sm) : -1;
+    if (traced_block >= 0) {
+      log_l1 = true;
+      logged_until_wave = WaveOfBlock(residency, uint64_t(traced_block));
+    }
+  }
+
+  SectorCache& L1(uint32_t sm) {
+    if (!l1[sm]) l1[sm] = std::make_unique<SectorCache>(SectorCache::Config{residency.l1_bytes, device.l1_ways});
+    return *l1[sm];
+  }
+
+  // ---- recording ----
+  void BeginBlock(uint64_t block, uint32_t warps, uint64_t shared_bytes) {
+    if (block >= 1) Fix(shared_bytes);
+    if (fixed && block >= wave_start + residency.blocks_per_wave) {
+      Replay();
+      wave_start = block - block % residency.blocks_per_wave;
+    }
+    BlockStream b;
+    b.block = block;
+    b.sm = SmOfBlock(device, block);
+    b.warps.resize(warps);
+    blocks.push_back(std::move(b));
+  }
+
+  void Record(const WarpInstruction& ins, int64_t trace_index) {
+    if (blocks.empty() || ins.warp >= blocks.back().warps.size()) return;
+    WarpStream& w = blocks.back().warps[ins.warp];
+    uint64_t s[kWarpSize];
+    const int n = DistinctSectors(ins, s);
+    if (n == 0) return;
+    auto& b = w.bytes;
+    PutVarint(b, (uint64_t(ins.site) + 1) << 3 | uint64_t(ins.op) << 1 | (trace_index >= 0));
+    if (trace_index >= 0) PutVarint(b, uint64_t(trace_index));
+    PutVarint(b, uint64_t(n));
+    uint64_t& last = w.last[ins.site % kSiteSlots];
+    PutVarint(b, ZigZag(int64_t(s[0] - last)));
+    last = s[0];
+    for (int i = 1; i < n; ++i) PutVarint(b, s[i] - s[i - 1] - 1);
+  }
+
+  void Barrier() {
+    if (blocks.empty()) return;
+    for (auto& w : blocks.back().warps) w.bytes.push_back(0);
+  }
+
+  // ---- replay ----
+  struct Cursor {
+    BlockStream* block;
+    uint32_t block_slot;
+    const uint8_t* p;
+    const uint8_t* end;
+    uint64_t last[kSiteSlots] = {};
+    bool waiting = false;
+  };
+
+  void Replay() {
+    if (blocks.empty()) return;
+    ++waves;
+    const uint64_t wave = WaveOfBlock(residency, blocks.front().block);
+    const bool log_now = log_l1 && wave <= logged_until_wave;
+    std::vector<Cursor> cursors;
+    // Per block: its cursors [first[b], first[b+1]) and how many of them wait at a barrier.
+    std::vector<uint32_t> first(blocks.size() + 1, 0), arrived(blocks.size(), 0);
+    for (uint32_t bi = 0; bi < blocks.size(); ++bi) {
+      first[bi] = uint32_t(cursors.size());
+      for (auto& w : blocks[bi].warps)
+        if (!w.bytes.empty())
+          cursors.push_back({&blocks[bi], bi, w.bytes.data(), w.bytes.data() + w.bytes.size()});
+    }
+    first[blocks.size()] = uint32_t(cursors.size());
+    std::vector<uint32_t> live(cursors.size());
+    for (uint32_t i = 0; i < live.size(); ++i) live[i] = i;
+    while (!live.empty()) {
+      size_t kept = 0;
+      bool progress = false;
+      for (size_t li = 0; li < live.size(); ++li) {
+        Cursor& c = cursors[live[li]];
+        if (!c.waiting && c.p != c.end) {
+          progress = true;
+          if (Step(c, log_now)) {  // at a barrier
+            c.waiting = true;
+            const uint32_t b = c.block_slot;
+            if (++arrived[b] == first[b + 1] - first[b]) {
+              arrived[b] = 0;
+              for (uint32_t i = first[b]; i < first[b + 1]; ++i) cursors[i].waiting = false;
+            }
+          }
+        }
+        if (c.p != c.end || c.waiting) live[kept++] = live[li];
+      }
+      live.resize(kept);
+      if (!progress) break;  // cannot happen for a well-formed stream; never hang
+    }
+    blocks.clear();
+  }
+
+  // Issues the warp's next record: an instruction (false), or its arrival at a barrier (true).
+  bool Step(Cursor& c, bool log_now) {
+    const uint64_t head = GetVarint(c.p);
+    if (head == 0) return true;
+    const uint32_t site = uint32_t((head >> 3) - 1);
+    const Op op = Op((head >> 1) & 3);
+    const int64_t trace_index = (head & 1) ? int64_t(GetVarint(c.p)) : -1;
+    const int n = int(GetVarint(c.p));
+    uint64_t& last = c.last[site % kSiteSlots];
+    uint64_t sector = last + uint64_t(UnZigZag(GetVarint(c.p)));
+    last = sector;
+    Counters& k = (*per_site)[site];
+    SectorCache& l1c = L1(c.block->sm);
+    const bool log = log_now && c.block->sm == traced_sm;
+    uint64_t served = 0;
+    const int o = int(op);
+    for (int i = 0; i < n; ++i) {
+      if (i) sector += GetVarint(c.p) + 1;
+      const uint64_t addr = sector * SectorCache::kSectorBytes;
+      ServedFrom from = ServedFrom::L2;
+      const uint64_t written_back = l2->stats().written_back_sectors;
+      if (op == Op::Load) {
+        const auto r1 = l1c.Access(addr, true);
+        if (log) LogL1(l1c);
+        if (r1 == SectorCache::Outcome::Hit) {
+          ++k.l1_hits[o];
+          from = ServedFrom::L1;
+        } else {
+          ++k.l2_sectors[o];
+          if (l2->Access(addr, true) == SectorCache::Outcome::Hit) {
+            ++k.l2_hits[o];
+          } else {
+            k.dram_read_bytes += SectorCache::kSectorBytes;
+            from = ServedFrom::Dram;
+          }
+        }
+      } else if (op == Op::Store) {
+        if (l1c.Access(addr, false) == SectorCache::Outcome::Hit) ++k.l1_hits[o];
+        ++k.l2_sectors[o];
+        ++k.l2_hits[o];  // ncu's lts__t_sector_hit_rate counts writes as hits
+        l2->Access(addr, true, true);
+      } else {  // atomics are performed at L2
+        ++k.l2_sectors[o];
+        if (l2->Access(addr, true, true) == SectorCache::Outcome::Hit) {
+          ++k.l2_hits[o];
+        } else {
+          k.dram_read_bytes += SectorCache::kSectorBytes;
+          from = ServedFrom::Dram;
+        }
+      }
+      k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
+      served |= uint64_t(from) << (2 * i);
+    }
+    if (trace_index >= 0 && size_t(trace_index) < trace->instructions.size()) {
+      trace->instructions[trace_index].served = served;
+      auto& until = trace->caches.l1_events_until;
+      if (until.size() < trace->instructions.size()) until.resize(trace->instructions.size(), ~0u);
+      until[trace_index] = uint32_t(trace->caches.l1_events.size());
+    }
+    return false;
+  }
+
+  void LogL1(const SectorCache& c) {
+    const auto& ch = c.last_change();
+    auto& ev = trace->caches.l1_events;
+    if (ch.line == SectorCache::kNoLine) return;  // a miss that changed nothing
+    if (ev.size() >= kMaxL1Events) {
+      trace->caches.l1_events_truncated = true;
+      return;
+    }
+    ev.push_back({ch.line, ch.slot, ch.valid});
+  }
+
+  // ---- finish ----
+  void Finish(uint64_t shared_bytes) {
+    Fix(shared_bytes);
+    Replay();
+    trace->caches.waves = waves;
+    // Steps that are not global accesses (shared, or never replayed) show the L1 as the step
+    // before them left it.
+    auto& until = trace->caches.l1_events_until;
+    if (traced_block >= 0) {
+      until.resize(trace->instructions.size(), ~0u);
+      uint32_t prev = 0;
+      for (auto& u : until) {
+        if (u == ~0u) u = prev;
+        prev = u;
+      }
+    } else {
+      until.clear();
+    }
+  }
+};
+
+MemoryHierarchy::MemoryHierarchy(const DeviceProfile& device, uint32_t registers_per_thread,
+                                 const LaunchShape& shape, std::vector<Counters>* per_site,
+                                 Trace* trace, int64_t traced_block)
+    : impl_(std::make_unique<Impl>(device, registers_per_thread, shape, per_site, trace,
+                                   traced_block)) {}
+MemoryHierarchy::~MemoryHierarchy() = default;
+void MemoryHierarchy::BeginBlock(uint64_t block, uint32_t warps, uint64_t shared_bytes) {
+  impl_->BeginBlock(block, warps, shared_bytes);
+}
+void MemoryHierarchy::Record(const WarpInstruction& ins, int64_t trace_index) {
+  impl_->Record(ins, trace_index);
+}
+void MemoryHierarchy::Barrier() { impl_->Barrier(); }
+void MemoryHierarchy::Finish(uint64_t shared_bytes) { impl_->Finish(shared_bytes); }
+
+}  // namespace ws::sim

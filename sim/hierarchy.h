@@ -1,0 +1,65 @@
+// The memory hierarchy of a launch: blocks placed on SMs in waves, the resident warps of the
+// device interleaved instruction by instruction, each global sector looked up in its SM's L1,
+// then in the device L2, then DRAM. Fills the cache counters and each traced instruction's
+// served-from marks.
+//
+// How it runs beside the engine. The engine simulates one block after another (its fibers are
+// per block), so it cannot interleave blocks itself. The hierarchy records, per warp, the
+// sectors of every global instruction in issue order (compactly: varint deltas) with the
+// block's barriers, and when a wave of blocks is complete it replays the wave:
+//  - placement: block b runs on SM b % SMs in wave b / (blocks per SM x SMs); blocks per SM
+//    from the residency rule (threads, warps, blocks, registers, shared memory; device_profile.h);
+//  - scheduling (the policy): loose round-robin over every resident warp of the wave, all SMs
+//    together: each turn, each warp that is not waiting issues its next global instruction;
+//    a warp at __syncthreads waits until every warp of its block has reached it. Shared-memory
+//    instructions and arithmetic take no turn (only global accesses touch the caches);
+//  - L1 (per SM, capacity 256 KB minus the launch's shared carve-out): loads allocate; stores
+//    do not allocate and write through (a store finding its sector counts as an L1 hit, as
+//    ncu's l1tex__t_sector_hit_rate counts it); atomics are performed at L2 and skip L1;
+//  - L2 (one for the device, 50 MB): every L1 load miss is an L2 read of that sector, filled
+//    from DRAM on a miss; stores and atomics write their sectors (write-back, no fill from DRAM
+//    for a store: the L2 keeps byte masks); dirty lines reach DRAM when evicted. Nothing is
+//    written back when the kernel ends: ncu sees those bytes written later, not in the kernel.
+// Not modelled: timing (the order is a policy, not a clock), misses in flight merging, the L2's
+// two partitions, ECC and the hardware's real hash and replacement policy (see cache.h).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/cache.h"
+#include "sim/device_profile.h"
+#include "sim/trace.h"
+
+namespace ws::sim {
+
+class MemoryHierarchy {
+ public:
+  // per_site (indexed by WarpInstruction::site) and trace receive the counters and marks; both
+  // must outlive the hierarchy. traced_block: the block whose SM's L1 is logged for a picture
+  // (-1: none).
+  MemoryHierarchy(const DeviceProfile& device, uint32_t registers_per_thread,
+                  const LaunchShape& shape, std::vector<Counters>* per_site, Trace* trace,
+                  int64_t traced_block);
+  ~MemoryHierarchy();
+
+  // The engine's events, in the order it simulates: a block starts (shared_bytes: what its
+  // shared arrays needed so far, known fully once block 0 ran); a global instruction of it
+  // (trace_index: its place in Trace::instructions, or -1); all its warps reached a barrier.
+  void BeginBlock(uint64_t block, uint32_t warps, uint64_t shared_bytes);
+  void Record(const WarpInstruction& ins, int64_t trace_index);
+  void Barrier();
+  // The launch ended (shared_bytes: what its blocks' shared arrays need): replays what is left
+  // and fills Trace::caches.
+  void Finish(uint64_t shared_bytes);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The distinct 32-byte sectors an instruction's active lanes touch, ascending (byte address /
+// 32); returns how many (at most 32). Its order is the order of WarpInstruction::served.
+int DistinctSectors(const WarpInstruction& ins, uint64_t (&sectors)[kWarpSize]);
+
+}  // namespace ws::sim

@@ -422,6 +422,9 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
                       " (default: the device the recorded ncu figures come from)");
   };
   add_device(stats);
+  bool no_caches = false;
+  stats->add_flag("--no-caches", no_caches,
+                  "skip the cache model (L1/L2/DRAM counters stay 0; the other counters are the same)");
 
   auto* trace = app.add_subcommand("trace", "one warp's memory instructions in order");
   trace->add_option("variant", id, "FAMILY/VARIANT or FILE.cu[:kernel]")->required();
@@ -548,6 +551,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       }
       auto v = kernels::FindVariant(id);
       ConfigureCaches(opt, v.Id(), device_text);
+      opt.caches = !no_caches;
       kernels::RunRequest r;
       r.n = n ? n : v.TeachingN();
       kernels::ValidateSize(*v.family, r.n);

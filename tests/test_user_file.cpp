@@ -68,6 +68,15 @@ std::string CopyKernel(int stride) {
          "}\n";
 }
 
+// A file of two copies: copy3 at stride a, then copy4 (the second renamed: its kernel, its
+// description) at stride b, its .teaching_n replaced by `sizes` where given.
+std::string TwoCopies(int a, int b, const std::string& sizes = "") {
+  std::string second = CopyKernel(b);
+  for (size_t p = 0; (p = second.find("copy3", p)) != std::string::npos;) second.replace(p, 5, "copy4");
+  if (!sizes.empty()) second.replace(second.find(".teaching_n = 1000"), 18, sizes);
+  return CopyKernel(a) + second;
+}
+
 kernels::SimOutcome SimulateFile(const std::string& id, int n = 0) {
   const auto v = kernels::FindVariant(id);
   kernels::RunRequest r;
@@ -208,11 +217,7 @@ TEST(KernelFile, FileWithoutADescriptionSaysHowToWriteOne) {
 TEST(KernelFile, FileWithTwoKernelsNamesOneAndComparesThem) {
   TempDir dir;
   const fs::path f = dir.path / "two.cu";
-  std::string text = CopyKernel(1) + CopyKernel(4);
-  // The second copy renamed: its kernel, its description.
-  const auto second = text.find("// a strided copy", 1);
-  for (size_t p = second; (p = text.find("copy3", p)) != std::string::npos;) text.replace(p, 5, "copy4");
-  Write(f, text);
+  Write(f, TwoCopies(1, 4));
   EXPECT_THROW(kernels::FindVariant(f.string()), kernels::BadRequest);  // which one?
   const auto a = SimulateFile(f.string() + ":copy3");
   const auto b = SimulateFile(f.string() + ":copy4");
@@ -306,11 +311,7 @@ TEST(KernelFileCli, StatsAcceptsAFileWhereItAcceptsAVariant) {
 TEST(KernelFileCli, EachKernelOfAFileRunsAtItsOwnTeachingSize) {
   TempDir dir;
   const fs::path f = dir.path / "two.cu";
-  std::string text = CopyKernel(1) + CopyKernel(1);
-  const auto second = text.find("// a strided copy", 1);
-  for (size_t p = second; (p = text.find("copy3", p)) != std::string::npos;) text.replace(p, 5, "copy4");
-  text.replace(text.find(".teaching_n = 1000", second), 18, ".teaching_n = 2000");
-  Write(f, text);
+  Write(f, TwoCopies(1, 1, ".teaching_n = 2000"));
   const auto b = Cli("stats " + f.string() + ":copy4 --json");
   ASSERT_EQ(b.code, 0) << b.out;
   const auto jb = nlohmann::json::parse(b.out);

@@ -320,7 +320,9 @@ TEST(GuiLayout, DefaultPairsDrawLegibleCellsAlikeInAAndB) {
         const Rect r = RectOf(p);
         EXPECT_GE(cell, c.least) << p["pane"] << " " << p["name"];
         const bool cut = r.w + 0.5f < cell * p["cols"].get<float>() || r.h + 0.5f < cell * p["rows"].get<float>();
-        if (cut) EXPECT_NE(s.Find(p["pane"], "overview", p["name"]), nullptr) << p["name"] << " cut without an overview";
+        if (cut) {
+          EXPECT_NE(s.Find(p["pane"], "overview", p["name"]), nullptr) << p["name"] << " cut without an overview";
+        }
         if (p["pane"] != "A") continue;
         const nlohmann::json* other = s.Find("B", "grid", p["name"]);
         if (!other) continue;

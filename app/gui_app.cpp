@@ -11,10 +11,13 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include "app/cli.h"
 #include "app/gui_bench.h"
@@ -134,9 +137,27 @@ Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
   cuda_ = kernels::CudaAvailable(&cuda_why_);
 }
 
+// GLFW's start, connecting to the display. A display that is named (DISPLAY set) but refuses the
+// connection is tried again for about a second: an X server under heavy load now and then refuses
+// a client while it is busy, and a lecturer's double-click should not fail for it.
+bool Gui::OpenDisplay() {
+  const char* display = std::getenv("DISPLAY");
+  const int tries = display && *display ? 5 : 1;
+  const GLFWerrorfun report = glfwSetErrorCallback(nullptr);
+  for (int i = 0; i < tries; ++i) {
+    if (i) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    if (i == tries - 1) glfwSetErrorCallback(report);  // the last try says why it failed
+    if (glfwInit()) {
+      glfwSetErrorCallback(report);
+      return true;
+    }
+  }
+  return false;
+}
+
 bool Gui::InitWindow() {
   glfwSetErrorCallback([](int code, const char* what) { std::cerr << "warpscope: GLFW error " << code << ": " << what << "\n"; });
-  if (!glfwInit()) {
+  if (!OpenDisplay()) {
     std::cerr << "warpscope: cannot open a window (no display?); the CLI still works: warpscope --help\n";
     return false;
   }

@@ -95,6 +95,7 @@ class Gui {
   void Close();
 
  private:
+  bool OpenDisplay();
   bool InitWindow();
   void LoadFonts();
   void Request(Pane& p);

@@ -45,6 +45,15 @@ TEST(GuiGif, BadRequestsGetOneLineAndExitCode2) {
   }
 }
 
+// A display that is named but cannot be reached (no server :4711 here): after its retries the
+// program says so in one line plus GLFW's reason, and fails without a crash.
+TEST(GuiDisplay, UnreachableDisplayIsOneClearMessage) {
+  const Result r = RunGui("--variant pairs/v1 --no-compare --quit", "DISPLAY=:4711 ");
+  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_NE(r.err.find("cannot open a window (no display?)"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 2) << "the reason once, then the message: " << r.err;
+}
+
 TEST(GuiGif, OneFramePerStepAtTheFpsDelayInExactLaneColours) {
   if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (run under tests/gui/run_under_xvfb.sh)";
   const std::string path = std::string(WARPSCOPE_TEST_OUT) + "/copy_naive.gif";

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -45,6 +46,7 @@ float CellTarget(const Config& c) {
 
 struct Shot {
   std::string family, cmd;
+  std::string log;  // the run's exit status and output when it produced no layout
   Config config;
   nlohmann::json layout;
 };
@@ -98,6 +100,11 @@ const std::vector<Shot>& Shots() {
         nlohmann::json j = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
         std::lock_guard<std::mutex> l(m);
         out[i].layout = rc == 0 && j.is_object() ? j : nlohmann::json();
+        if (!out[i].layout.is_object()) {
+          std::ifstream lin(path.substr(0, path.size() - 5) + ".log");
+          out[i].log = "exit status " + std::to_string(rc) + ", output:\n" +
+                       std::string(std::istreambuf_iterator<char>(lin), std::istreambuf_iterator<char>());
+        }
       }
     };
     std::thread t1(worker), t2(worker);
@@ -167,7 +174,7 @@ std::string Quote(const nlohmann::json& t) {
 TEST(LayoutRules, EveryConfigurationProducedALayout) {
   ASSERT_FALSE(Shots().empty());
   for (const auto& s : Shots()) {
-    EXPECT_TRUE(s.layout.is_object()) << "no layout from: " << s.cmd;
+    EXPECT_TRUE(s.layout.is_object()) << "no layout from: " << s.cmd << "\n" << s.log;
     if (s.layout.is_object()) {
       EXPECT_FALSE(s.layout["text"].empty()) << "no text found in the frame of " << Key(s);
     }

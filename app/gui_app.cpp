@@ -558,7 +558,7 @@ void Gui::PollTimings() {
 }
 
 visual::MemoryFlow Gui::FlowOf(const Pane& p) const {
-  auto f = visual::FlowFromCounters(p.Id(), p.outcome->trace.total);
+  auto f = visual::FlowFromCounters(p.Id(), p.outcome->trace.total, !p.outcome->trace.caches.device.empty());
   if (!f.cache_source.empty()) return f;
   for (const auto& rec : ncu_) {
     const auto* run = rec.Find(p.Id(), p.n);

@@ -46,12 +46,13 @@ nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest
   j["check"] = {{"passed", o.check.passed}, {"detail", o.check.detail},
                 {"max_abs_error", o.check.max_abs_error}};
   nlohmann::json m;
-  for (const auto& x : sim::Metrics(t.total)) m[x.name] = x.value;
+  const bool caches = !t.caches.device.empty();
+  for (const auto& x : sim::Metrics(t.total, caches)) m[x.name] = x.value;
   j["metrics"] = m;
   auto lines = nlohmann::json::object();
   for (const auto& [line, c] : t.per_line) {
     nlohmann::json lm;
-    for (const auto& x : sim::Metrics(c))
+    for (const auto& x : sim::Metrics(c, caches))
       if (x.value != 0) lm[x.name] = x.value;
     lines[std::to_string(line)] = lm;
   }
@@ -86,7 +87,9 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
         << t.caches.limited_by << "; " << t.caches.registers_per_thread << " registers per thread), "
         << t.caches.waves << " wave(s), L1 " << t.caches.l1_bytes / 1024 << " KiB per SM, L2 "
         << t.caches.l2_bytes / (1024 * 1024) << " MiB\n";
-  for (const auto& m : sim::Metrics(t.total)) {
+  else
+    out << "  caches: not simulated (--no-caches); the L1, L2 and DRAM counters are left out\n";
+  for (const auto& m : sim::Metrics(t.total, !t.caches.device.empty())) {
     char b[200];
     std::snprintf(b, sizeof b, "  %-62s %14.6g\n", m.name.c_str(), m.value);
     out << b;

@@ -3,7 +3,7 @@
 
 namespace ws::sim {
 
-std::vector<Metric> Metrics(const Counters& c) {
+std::vector<Metric> Metrics(const Counters& c, bool caches) {
   static const char* op_names[4] = {"ld", "st", "atom", "red"};
   static const char* op_words[4] = {"loads", "stores", "atomics (result used)", "reductions (atomics, result unused)"};
   std::vector<Metric> m;
@@ -61,6 +61,7 @@ std::vector<Metric> Metrics(const Counters& c) {
                "lanes of an atomic instruction that hit an address another lane of it also hit",
                "atomic lanes sharing an address"});
   // The memory hierarchy (sim/hierarchy.h): L1 per SM, the device L2, DRAM.
+  if (!caches) return m;
   uint64_t l1_hits = 0, l2_sectors = 0, l2_hits = 0;
   for (int o = 0; o < 4; ++o) l1_hits += c.l1_hits[o], l2_sectors += c.l2_sectors[o], l2_hits += c.l2_hits[o];
   auto pct = [](uint64_t part, uint64_t whole) { return whole ? 100.0 * double(part) / double(whole) : 0.0; };

@@ -14,6 +14,8 @@ struct Metric {
   std::string label;    // a few words for a table row ("global ld sectors")
 };
 
-std::vector<Metric> Metrics(const Counters& c);
+// `caches`: whether the launch ran through the cache model (Trace::caches.device set); without it
+// the L1/L2/DRAM metrics are left out rather than shown as zeros.
+std::vector<Metric> Metrics(const Counters& c, bool caches = true);
 
 }  // namespace ws::sim

@@ -222,3 +222,25 @@ TEST(Cli, CtrlCStopsASimulationAndSaysWhere) {
   EXPECT_TRUE(Has(r, "exit=1")) << r.out;
   EXPECT_LT(s, 10.0) << r.out;
 }
+
+// Without the cache model there is nothing to report for L1, L2 and DRAM: those counters are left
+// out of the JSON and the text, not printed as zeros, and the text says why. With it they are there.
+// transpose/copy at n=64 reads 64*64 floats = 16 KiB once, a cold L2 misses every sector:
+// dram__bytes_read.sum = 16384.
+TEST(Cli, CacheCountersOnlyWhenTheCachesAreSimulated) {
+  const auto off = RunCli("stats transpose/copy --n 64 --no-caches --json");
+  ASSERT_EQ(off.code, 0) << off.out;
+  const auto joff = nlohmann::json::parse(off.out, nullptr, false);
+  ASSERT_TRUE(joff.is_object()) << off.out;
+  EXPECT_TRUE(joff["metrics"].contains("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
+  for (const char* name : {"l1tex__t_sector_hit_rate.pct", "lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum"})
+    EXPECT_FALSE(joff["metrics"].contains(name)) << name;
+  const auto text = RunCli("stats transpose/copy --n 64 --no-caches");
+  EXPECT_NE(text.out.find("caches: not simulated"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("dram__bytes_read.sum"), std::string::npos) << text.out;
+
+  const auto on = RunCli("stats transpose/copy --n 64 --json");
+  const auto jon = nlohmann::json::parse(on.out, nullptr, false);
+  ASSERT_TRUE(jon.is_object()) << on.out;
+  EXPECT_EQ(jon["metrics"].value("dram__bytes_read.sum", -1.0), 16384.0);
+}

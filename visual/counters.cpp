@@ -145,8 +145,8 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
   const float check_w = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("hide zeros").x;
   if (FitsBeside(check_w)) ImGui::SameLine();
   ImGui::Checkbox("hide zeros##counters", &hide_zero_);
-  const auto ma = a ? sim::Metrics(a->total) : std::vector<sim::Metric>{};
-  const auto mb = b ? sim::Metrics(b->total) : std::vector<sim::Metric>{};
+  const auto ma = a ? sim::Metrics(a->total, !a->caches.device.empty()) : std::vector<sim::Metric>{};
+  const auto mb = b ? sim::Metrics(b->total, !b->caches.device.empty()) : std::vector<sim::Metric>{};
   // The values as they are written, to size the columns by them.
   struct Row {
     size_t i;

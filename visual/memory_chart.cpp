@@ -28,8 +28,8 @@ std::string Count(double v) {
 
 }  // namespace
 
-MemoryFlow FlowFromCounters(const std::string& variant, const sim::Counters& c) {
-  const auto m = sim::Metrics(c);
+MemoryFlow FlowFromCounters(const std::string& variant, const sim::Counters& c, bool caches) {
+  const auto m = sim::Metrics(c, caches);
   auto get = [&](const char* name) { return Metric(m, name).value_or(0); };
   MemoryFlow f;
   f.variant = variant;

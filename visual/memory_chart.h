@@ -24,7 +24,8 @@ struct MemoryFlow {
 
 // The flow of a simulated launch: requests and sectors, and the cache levels where sim::Metrics
 // has them (then cache_source is "simulated").
-MemoryFlow FlowFromCounters(const std::string& variant, const sim::Counters& c);
+// `caches` false (a launch simulated without the cache model): the cache levels stay empty.
+MemoryFlow FlowFromCounters(const std::string& variant, const sim::Counters& c, bool caches = true);
 
 // The texts of the chart, top to bottom: box, arrow, box, arrow, box, arrow, box.
 struct MemoryChartText {

@@ -34,6 +34,9 @@ struct Sum {
   bool all_broadcast = true, any_broadcast = false;  // some lanes share an address
   bool all_aggregated = true;  // atomics nvcc sums within the warp (CompilerAggregates)
   uint64_t distinct_addresses = 0;
+  // Global: distinct sectors by where the cache model served them (ServedSectors); all zero
+  // when the caches were not modelled.
+  uint64_t served[4] = {};  // by ServedFrom: None, L1, L2, Dram
 };
 
 Sum Add(const std::vector<const WarpInstruction*>& step) {
@@ -58,8 +61,31 @@ Sum Add(const std::vector<const WarpInstruction*>& step) {
     const bool broadcast = distinct < lanes;
     s.any_broadcast |= broadcast;
     s.all_broadcast &= broadcast;
+    ServedSector sectors[kWarpSize];
+    const int n = ServedSectors(*ins, sectors);
+    for (int i = 0; i < n; ++i) ++s.served[int(sectors[i].from)];
   }
   return s;
+}
+
+// Where the step's sectors came from, in the caption's words; empty when the caches were not
+// modelled. Loads: "4 sectors: 3 L1 hits, 1 from DRAM". Stores do not allocate in L1: every
+// sector is written through to L2. Atomics are performed at L2, fetching a sector it lacks
+// from DRAM. A whole block's step counts the sectors of every warp's request.
+std::string ServedWords(Op op, const Sum& s) {
+  const uint64_t l1 = s.served[int(ServedFrom::L1)], l2 = s.served[int(ServedFrom::L2)],
+                 dram = s.served[int(ServedFrom::Dram)];
+  const uint64_t n = l1 + l2 + dram;
+  if (n == 0) return "";
+  if (op == Op::Store) return Plural(n, "sector", "sectors") + " written through to L2 (stores do not allocate in L1)";
+  std::string parts;
+  auto part = [&](uint64_t k, const std::string& what) {
+    if (k) parts += (parts.empty() ? "" : ", ") + std::to_string(k) + " " + what;
+  };
+  part(l1, l1 == 1 ? "L1 hit" : "L1 hits");
+  part(l2, l2 == 1 ? "L2 hit" : "L2 hits");
+  part(dram, "from DRAM");
+  return Plural(n, "sector", "sectors") + (op == Op::Load ? ": " : " updated at L2: ") + parts;
 }
 
 CaptionParts Describe(const WarpInstruction& focus, const Sum& s) {
@@ -92,6 +118,7 @@ CaptionParts Describe(const WarpInstruction& focus, const Sum& s) {
     auto& cost = atomic ? details : head;
     cost.push_back(Plural(s.lines, "line", "lines"));
     cost.push_back(Plural(s.sectors, "sector", "sectors") + " (ideal " + std::to_string(s.ideal_sectors) + ")");
+    if (std::string served = ServedWords(focus.op, s); !served.empty()) details.push_back(std::move(served));
     if (!atomic && s.any_broadcast)
       details.push_back(std::string(focus.op == Op::Load ? "broadcast: " : "") + std::to_string(s.lanes) + " lanes " +
                         (focus.op == Op::Load ? "read " : "write ") +

@@ -11,7 +11,8 @@ namespace ws::sim {
 // The headline carries the lesson ("16 lines · 16 sectors (ideal 4)", "32-way bank conflict",
 // "broadcast: 1 wavefront", "16 of 32 lanes active · …", "32 atomic updates to one address:
 // serialised"); the details say the rest ("32 wavefronts (ideal 1)", "12.5% of bytes moved are
-// used", "8-byte accesses in phases of 16 lanes"). Every percentage is of its own whole and never
+// used", "8-byte accesses in phases of 16 lanes", and where the cache model served the sectors:
+// "4 sectors: 3 L1 hits, 1 from DRAM"). Every percentage is of its own whole and never
 // exceeds 100%: useful bytes are the distinct bytes the lanes ask for over the bytes the sectors
 // move; repeated reads of one address are a broadcast, said separately.
 struct CaptionParts {

@@ -1,6 +1,8 @@
 // Trace vocabulary: names of enums and the counter arithmetic.
 #include "sim/trace.h"
 
+#include "sim/hierarchy.h"
+
 namespace ws::sim {
 
 const char* ToString(Space s) { return s == Space::Global ? "global" : "shared"; }
@@ -44,6 +46,14 @@ const char* ToString(ServedFrom s) {
     case ServedFrom::Dram: return "DRAM";
   }
   return "?";
+}
+
+int ServedSectors(const WarpInstruction& ins, ServedSector (&out)[kWarpSize]) {
+  if (ins.space != Space::Global) return 0;
+  uint64_t sectors[kWarpSize];
+  const int n = DistinctSectors(ins, sectors);
+  for (int i = 0; i < n; ++i) out[i] = {sectors[i], SectorServedFrom(ins, i)};
+  return n;
 }
 
 bool IsError(FindingKind k) { return k != FindingKind::WarpSyncRace; }

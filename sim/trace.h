@@ -87,6 +87,15 @@ inline ServedFrom SectorServedFrom(const WarpInstruction& ins, int sector) {
   return ServedFrom((ins.served >> (2 * sector)) & 3);
 }
 const char* ToString(ServedFrom s);
+// One distinct sector of an instruction (byte address / 32) and where it was served from: the
+// one reading of `served` that the caption and the memory view share.
+struct ServedSector {
+  uint64_t sector = 0;
+  ServedFrom from = ServedFrom::None;
+};
+// The instruction's distinct sectors in ascending order, each with its mark (all None when the
+// caches were not modelled); returns how many (at most 32). Shared instructions have none.
+int ServedSectors(const WarpInstruction& ins, ServedSector (&out)[kWarpSize]);
 
 // Simulator's counters under Nsight Compute's metric names (see MetricNames()).
 struct Counters {

@@ -16,6 +16,9 @@ const std::vector<Term>& Glossary() {
       {"bank", "Shared memory is split into 32 banks of 4-byte words, and each bank serves one word per pass."},
       {"bank conflict", "Lanes asking one bank for different words: the bank serves them one after another, a wavefront each."},
       {"broadcast", "Lanes reading the very same word get it in one pass, at no extra cost."},
+      {"L1 hit", "A sector the load found in the L1 cache of its SM (each SM has its own), the fastest place after registers and shared memory."},
+      {"L2 hit", "A sector the L1 did not hold but the device-wide L2 cache did; stores always write to L2, since they do not allocate in L1."},
+      {"from DRAM", "A sector neither cache held: it is read from the GPU's device memory, the slowest trip."},
       {"divergence", "Lanes of a warp taking different sides of a branch: the warp runs each side in turn, the other lanes masked off."},
       {"occupancy", "How many warps an SM holds at once, as a share of its maximum; more warps hide more memory latency."},
   };

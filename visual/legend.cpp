@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "visual/palette.h"
 
@@ -53,6 +54,17 @@ void DrawSwatch(ImDrawList* dl, Swatch s, ImVec2 p, float side, float scale) {
       dl->AddRect(p, q, Pack(kLine), 0, 0, thin);
       break;
     case Swatch::Masked: dl->AddRectFilled(p, q, Pack(kMasked)); break;
+    case Swatch::ServedL1:
+    case Swatch::ServedL2:
+    case Swatch::ServedDram: {
+      // A cell with the bar the memory view draws under a served sector.
+      const Rgb col = s == Swatch::ServedL1 ? kServedL1 : s == Swatch::ServedL2 ? kServedL2 : kServedDram;
+      const float bar = std::max(3.0f * scale, std::round(0.3f * side));
+      dl->AddRectFilled(p, q, Pack(kCellEmpty));
+      dl->AddRectFilled(ImVec2(p.x, q.y - bar - thin), q, Pack(kBackground));
+      dl->AddRectFilled(ImVec2(p.x, q.y - bar), q, Pack(col));
+      break;
+    }
     case Swatch::Heat: {
       const float w = SwatchWidth(s, side) / 4;
       for (int k = 0; k < 4; ++k)
@@ -93,6 +105,9 @@ const std::vector<LegendEntry>& LegendEntries() {
       {Swatch::Conflict, "bank conflict", "A bank asked for more than one word: it serves them one after another."},
       {Swatch::Broadcast, "broadcast", "White-edged word with a count: several lanes read the same word at once (free)."},
       {Swatch::Masked, "masked lane", "Grey lane: switched off by a branch (divergence) or past the end of the data."},
+      {Swatch::ServedL1, "L1 hit", "Green bar under a sector: the load found it in the L1 cache of its SM."},
+      {Swatch::ServedL2, "L2", "Orange bar under a sector: it came from the L2 cache (an L1 miss); stores always go to L2, as they do not allocate in L1."},
+      {Swatch::ServedDram, "DRAM", "Purple bar under a sector: neither cache held it, so it came from DRAM. No bars when the caches are not modelled (--no-caches)."},
   };
   return entries;
 }

@@ -1,5 +1,6 @@
 // Legend strip: what each colour and outline of the views means (lane colours, line and sector
-// outlines, trail, bank conflict, broadcast, masked lane, earlier touches), always on screen.
+// outlines, trail, bank conflict, broadcast, masked lane, earlier touches, where a sector was
+// served from), always on screen.
 // Entries wrap onto more rows rather than clip.
 #pragma once
 #include <vector>
@@ -9,7 +10,7 @@
 namespace ws::visual {
 
 // How one entry's swatch is drawn.
-enum class Swatch { LaneRamp, LineOutline, SectorOutline, Trail, Conflict, Broadcast, Masked, Heat };
+enum class Swatch { LaneRamp, LineOutline, SectorOutline, Trail, Conflict, Broadcast, Masked, Heat, ServedL1, ServedL2, ServedDram };
 
 struct LegendEntry {
   Swatch swatch;
@@ -17,7 +18,7 @@ struct LegendEntry {
   const char* tooltip;
 };
 
-// The entries in the order they are shown (cache hit kinds will join here).
+// The entries in the order they are shown.
 const std::vector<LegendEntry>& LegendEntries();
 
 class LegendView {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 
@@ -23,6 +24,16 @@ bool CellsOf(const sim::ArrayInfo& a, const CellMap& m, uint64_t addr, uint32_t 
   *first = (addr - a.base) / m.cell_bytes;
   *last = (addr - a.base + std::max<uint32_t>(width, 1) - 1) / m.cell_bytes;
   return true;
+}
+
+Rgb ServedRgb(sim::ServedFrom from) {
+  return from == sim::ServedFrom::L1 ? kServedL1 : from == sim::ServedFrom::L2 ? kServedL2 : kServedDram;
+}
+
+const char* ServedWords(sim::Op op, sim::ServedFrom from) {
+  if (op == sim::Op::Store) return "was written through to L2 (stores do not allocate in L1)";
+  if (op != sim::Op::Load) return from == sim::ServedFrom::Dram ? "was updated at L2, fetched from DRAM" : "was updated at L2";
+  return from == sim::ServedFrom::L1 ? "was an L1 hit" : from == sim::ServedFrom::L2 ? "came from L2" : "came from DRAM";
 }
 
 void FillCell(ImDrawList* dl, const GridLayout& g, uint64_t cell, float inset, uint32_t col) {
@@ -306,6 +317,30 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
         cell_range(sec * 32, (sec + 1) * 32, &lo, &hi);
         OutlineRun(dl, g, lo, hi, Pack(kSector, 230), thin, win.row0, win.row0 + win.rows);
       }
+    // Where each sector was served from: a bar along the bottom of its cells, over a dark edge
+    // that parts it from the lane colours. In whole-block mode a sector several warps touch shows
+    // the focused warp's mark, else the first warp's. Nothing when the caches were not modelled.
+    std::map<uint64_t, sim::ServedFrom> marks;
+    for (const auto* ins : frame.current) {
+      if (ins->array != int(ai)) continue;
+      sim::ServedSector served[sim::kWarpSize];
+      const int n = sim::ServedSectors(*ins, served);
+      for (int i = 0; i < n; ++i)
+        if (served[i].from != sim::ServedFrom::None) marks.emplace(served[i].sector, served[i].from);
+    }
+    if (g.cell >= 4.0f)
+      for (const auto& [sec, from] : marks) {
+        uint64_t lo, hi;
+        cell_range(sec * 32, (sec + 1) * 32, &lo, &hi);
+        const float bar = std::min(0.35f * g.cell, std::max(3.0f * scale, std::round(0.3f * g.cell)));
+        for (uint64_t c = lo; c < hi && c < total_cells; ++c) {
+          if (!win.Contains(c / m.shape.cols, c % m.shape.cols)) continue;
+          const Rect q = CellRect(g, c / m.shape.cols, c % m.shape.cols);
+          const float y1 = q.y + q.h - inset, y0 = std::max(q.y + inset, y1 - bar);
+          dl->AddRectFilled(V(q.x + inset, y0 - thin), V(q.x + q.w - inset, y1), Pack(kBackground));
+          dl->AddRectFilled(V(q.x + inset, y0), V(q.x + q.w - inset, y1), Pack(ServedRgb(from)));
+        }
+      }
     dl->PopClipRect();
 
     // Overview: the whole array, the step's cells as dots and the region in view outlined.
@@ -366,6 +401,14 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
               ++shown;
             }
           }
+        }
+        for (const auto* ins : frame.current) {
+          if (ins->array != int(ai)) continue;
+          sim::ServedSector served[sim::kWarpSize];
+          const int n = sim::ServedSectors(*ins, served);
+          for (int i = 0; i < n; ++i)
+            if (served[i].sector == addr >> 5 && served[i].from != sim::ServedFrom::None)
+              ImGui::Text("  this step, warp %u: its sector %s", ins->warp, ServedWords(ins->op, served[i].from));
         }
         if (touched == 0) ImGui::TextDisabled("not touched by the shown warps so far");
         if (touched > shown) ImGui::TextDisabled("  ... %d more", touched - shown);

@@ -1,7 +1,7 @@
 // Memory view: every array the variant touches as a grid of cells (an element, or a 4-byte piece
 // of a struct), with the step's lanes lit in lane colours, their lines and sectors outlined, a
-// fading trail of the last steps and a shade for touches so far; hovering a cell says who touched
-// it and when. Arrays too large to show whole at a legible size show the region the step touches,
+// fading trail of the last steps and a shade for touches so far, and under each sector a bar saying
+// where the cache model served it (L1 hit, L2, DRAM); hovering a cell says who touched it and when. Arrays too large to show whole at a legible size show the region the step touches,
 // with an overview of the whole array beside it. Only visible cells are drawn.
 #pragma once
 #include <string>

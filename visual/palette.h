@@ -20,6 +20,11 @@ inline constexpr Rgb kConflict{213, 94, 0};     // vermillion: a bank with more 
 inline constexpr Rgb kBankOk{0, 114, 178};      // blue: a bank with one word (or none)
 inline constexpr Rgb kLine{255, 255, 255};      // 128-byte line outline
 inline constexpr Rgb kSector{86, 180, 233};     // sky blue: 32-byte sector outline
+// Where the cache model served a global sector (a bar under its cells; Okabe-Ito, told apart
+// with the common colour-vision deficiencies and from the lanes' viridis).
+inline constexpr Rgb kServedL1{0, 158, 115};     // bluish green: an L1 hit
+inline constexpr Rgb kServedL2{230, 159, 0};     // orange: from L2 (an L1 miss L2 held; every store)
+inline constexpr Rgb kServedDram{204, 121, 167}; // reddish purple: from DRAM
 inline constexpr Rgb kError{204, 51, 17};       // fault banner
 inline constexpr Rgb kHighlight{240, 228, 66};  // yellow: the source line being executed
 

@@ -1,0 +1,114 @@
+// Where sectors were served from, on screen: a kernel small enough to work out by hand, its
+// caption (sim::CaptionOf, the badge's one source), its per-sector marks (sim::ServedSectors,
+// the memory view's bars), with the caches modelled and without.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "kernels/sim_backend.h"
+#include "sim/caption.h"
+#include "sim/dialect.h"
+#include "sim/engine.h"
+
+namespace served_kernels {
+using namespace ::ws::dialect;
+// Warp w of the block reads in[8w .. 8w + 31] and copies it to its own 32 elements of out.
+// Warp 0: bytes 0-127 of in, sectors 0-3 (one line). Warp 1: bytes 32-159, sectors 1-4 (two
+// lines): three sectors warp 0 brought into the L1, and one new.
+__global__ void overlapping_reads(Global<const float> in, Global<float> out) {
+  const int t = threadIdx.x;
+  out[t] = in[t % 32 + t / 32 * 8];
+}
+}  // namespace served_kernels
+
+namespace ws::sim {
+namespace {
+
+const std::string kDot = " \xc2\xb7 ";
+
+// One block of 64 threads (two warps) on one SM; `kind` picks what the trace keeps.
+struct Launched {
+  explicit Launched(Selection::Kind kind, bool caches = true, uint32_t warp = 0) : engine(Options(kind, caches, warp)) {
+    std::vector<float> host(64);
+    for (int i = 0; i < 64; ++i) host[i] = 0.5f + float(i * 7 % 13);  // not zeros
+    auto in = b.Upload<const float>("in", "float", host, 1, 64);
+    auto out = b.Alloc<float>("out", "float", 64, 1, 64);
+    b.Launch(::ws::dialect::dim3(1), ::ws::dialect::dim3(64), served_kernels::overlapping_reads, in, out);
+    in_base = engine.Array(in.array()).base;
+  }
+  static LaunchOptions Options(Selection::Kind kind, bool caches, uint32_t warp) {
+    LaunchOptions o;
+    o.selection = {kind, 0, warp};
+    o.caches = caches;
+    return o;
+  }
+  const Trace& trace() const { return engine.trace(); }
+  // The traced instruction of `warp` with this operation.
+  const WarpInstruction& Of(uint32_t warp, Op op) const {
+    for (const auto& ins : trace().instructions)
+      if (ins.warp == warp && ins.op == op) return ins;
+    ADD_FAILURE() << "no such instruction";
+    return trace().instructions.front();
+  }
+  Engine engine;
+  kernels::SimBackend b{engine};
+  uint64_t in_base = 0;
+};
+
+TEST(Served, SecondWarpFindsThreeSectorsTheFirstBroughtAndFetchesOneFromDram) {
+  const Launched r(Selection::Kind::Block);
+  ASSERT_EQ(r.in_base % 128, 0u);  // arrays start on a line, as cudaMalloc's do
+  const uint64_t s0 = r.in_base / 32;
+  // The caches start cold; the warps take turns (warp 0's load, then warp 1's). Warp 0: its
+  // four sectors s0..s0+3 come from DRAM. Warp 1: s0+1..s0+3 are now in the L1 (3 hits), s0+4
+  // (the first sector of the next line) comes from DRAM.
+  ServedSector got[kWarpSize];
+  ASSERT_EQ(ServedSectors(r.Of(0, Op::Load), got), 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(got[i].sector, s0 + i);
+    EXPECT_EQ(got[i].from, ServedFrom::Dram) << i;
+  }
+  ASSERT_EQ(ServedSectors(r.Of(1, Op::Load), got), 4);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i].sector, s0 + 1 + i);
+  EXPECT_EQ(got[0].from, ServedFrom::L1);
+  EXPECT_EQ(got[1].from, ServedFrom::L1);
+  EXPECT_EQ(got[2].from, ServedFrom::L1);
+  EXPECT_EQ(got[3].from, ServedFrom::Dram);
+  // Stores do not allocate in L1: every sector is written to L2.
+  ASSERT_EQ(ServedSectors(r.Of(1, Op::Store), got), 4);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i].from, ServedFrom::L2) << i;
+}
+
+TEST(Served, CaptionSaysWhereTheSectorsCameFrom) {
+  const Launched r(Selection::Kind::Block);
+  // Warp 1 reads bytes 32-159: lines 0 and 1, sectors 1-4; 32 floats = 128 bytes = 4 sectors
+  // ideally, all used (128 / (4 x 32) = 100%).
+  EXPECT_EQ(Caption(r.Of(1, Op::Load)), "2 lines" + kDot + "4 sectors (ideal 4)" + kDot +
+                                            "4 sectors: 3 L1 hits, 1 from DRAM" + kDot + "100% of bytes moved are used");
+  EXPECT_EQ(CaptionOf(r.Of(0, Op::Load)).details.front(), "4 sectors: 4 from DRAM");
+  EXPECT_EQ(CaptionOf(r.Of(0, Op::Store)).details.front(),
+            "4 sectors written through to L2 (stores do not allocate in L1)");
+}
+
+TEST(Served, WholeBlockCaptionCountsEveryWarpsSectors) {
+  const Launched r(Selection::Kind::Block);
+  // Both loads: 1 + 2 = 3 lines, 4 + 4 = 8 sectors; warp 0's 4 from DRAM and warp 1's 3 L1
+  // hits and 1 from DRAM: 3 hits, 5 from DRAM.
+  const std::vector<const WarpInstruction*> step = {&r.Of(0, Op::Load), &r.Of(1, Op::Load)};
+  const CaptionParts c = CaptionOf(step);
+  EXPECT_EQ(c.headline, "2 warps" + kDot + "3 lines" + kDot + "8 sectors (ideal 8)");
+  ASSERT_FALSE(c.details.empty());
+  EXPECT_EQ(c.details.front(), "8 sectors: 3 L1 hits, 5 from DRAM");
+}
+
+TEST(Served, WithoutCachesThereAreNoMarksAndTheCaptionSaysNothingOfThem) {
+  const Launched r(Selection::Kind::Block, /*caches=*/false);
+  ServedSector got[kWarpSize];
+  ASSERT_EQ(ServedSectors(r.Of(1, Op::Load), got), 4);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i].from, ServedFrom::None) << i;
+  EXPECT_EQ(Caption(r.Of(1, Op::Load)), "2 lines" + kDot + "4 sectors (ideal 4)" + kDot + "100% of bytes moved are used");
+}
+
+}  // namespace
+}  // namespace ws::sim

@@ -104,7 +104,7 @@ Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
   start_ = Clock::now();
   base_scale_ = std::clamp(opt_.scale > 0 ? opt_.scale : settings_.scale, kMinScale, kMaxScale);
   present_ = opt_.present;
-  chart_shown_ = opt_.side == "chart";  // the source view's height is right from the first frame
+  chart_shown_ = opt_.side == "chart" || opt_.side == "l1";  // the source view's height is right from the first frame
   UpdateScale();
   std::vector<std::string> ncu_problems;
   ncu_ = LoadRecordedNcuFiles(&ncu_problems);
@@ -972,7 +972,8 @@ void Gui::DrawFrame() {
     if (side) {
       ImGui::SameLine();
       ImGui::BeginChild("side##root", ImVec2(right_w, body_h), false);
-      // The memory chart is tall (four levels and three arrows): the source view gives it room.
+      // The memory chart (four levels and three arrows) and the L1 view are tall: the source view
+      // gives them room.
       const float source_h = body_h * (chart_shown_ ? 0.3f : 0.5f);
       const std::string& path = f.variant.variant->source;
       const auto problem = file_problems_.find(path);
@@ -984,14 +985,18 @@ void Gui::DrawFrame() {
         f.source.Draw(f.frame, path, kernels::KernelSource(path), source_h, scale_, mono_);
       }
       ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
-      // Two tabs: the timings with the counters, and the memory chart (--side picks the first shown).
-      // The tabs' full names where both fit (a tab bar's content is as wide as its tabs' names).
+      // Three tabs: the timings with the counters, the memory chart, and the L1 of the shown
+      // block's SM (--side picks the first shown). The tabs' full names where they fit (a tab
+      // bar's content is as wide as its tabs' names).
       const ImGuiStyle& st = ImGui::GetStyle();
       const float tabs_w = ImGui::CalcTextSize("timings & counters").x + ImGui::CalcTextSize("memory chart").x +
-                           4 * st.FramePadding.x + st.ItemInnerSpacing.x;
-      const bool long_tabs = tabs_w <= ImGui::GetContentRegionAvail().x;
+                           ImGui::CalcTextSize("L1 cache").x + 6 * st.FramePadding.x + 2 * st.ItemInnerSpacing.x;
+      // Decided from the panel's width, which stays the same from frame to frame (the tab bar
+      // lays out with the widths of the frame before), less the room a scrollbar may take.
+      const bool long_tabs = tabs_w <= right_w - 2 * st.WindowPadding.x - 2 * st.WindowBorderSize - st.ScrollbarSize;
       if (ImGui::BeginTabBar("side##tabs")) {
         const ImGuiTabItemFlags pick_chart = side_tab_set_ || opt_.side != "chart" ? 0 : ImGuiTabItemFlags_SetSelected;
+        const ImGuiTabItemFlags pick_l1 = side_tab_set_ || opt_.side != "l1" ? 0 : ImGuiTabItemFlags_SetSelected;
         if (ImGui::BeginTabItem(long_tabs ? "timings & counters###timings" : "timings###timings")) {
           const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
                                           Compare() ? pane_[1].Id() : "",
@@ -1006,6 +1011,15 @@ void Gui::DrawFrame() {
           const Pane& pa = pane_[0];
           const Pane& pb = pane_[1];
           chart_.Draw(pa.outcome ? &pa.flow : nullptr, Compare() && pb.outcome ? &pb.flow : nullptr, scale_, &placed_);
+          ImGui::EndTabItem();
+        }
+        if (ImGui::BeginTabItem(long_tabs ? "L1 cache###l1" : "L1###l1", nullptr, pick_l1)) {
+          chart_shown_ = true;
+          // A above B, each with half the height.
+          const int shown = Compare() ? 2 : 1;
+          const float each = (ImGui::GetContentRegionAvail().y - st.ItemSpacing.y * float(shown - 1)) / float(shown);
+          for (int i = 0; i < shown; ++i)
+            if (pane_[i].outcome) pane_[i].l1.Draw(pane_[i].frame, each, scale_, &placed_);
           ImGui::EndTabItem();
         }
         side_tab_set_ = true;

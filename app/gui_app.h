@@ -20,6 +20,7 @@
 #include "visual/counters.h"
 #include "visual/fault_banner.h"
 #include "visual/frame.h"
+#include "visual/l1_view.h"
 #include "visual/legend.h"
 #include "visual/memory_chart.h"
 #include "visual/memory_grid.h"
@@ -53,6 +54,7 @@ struct Pane {
   visual::BanksView banks;
   visual::SourceView source;
   visual::FaultBannerView fault;
+  visual::L1CacheView l1;   // the side panel's "L1 cache" tab
   visual::MemoryFlow flow;  // the launch's traffic for the memory chart, set when a simulation arrives
   visual::Rect rect;  // where the pane was drawn last frame
   bool overflowed = false;  // last frame's views ran past the pane's bottom: it scrolls
@@ -148,8 +150,8 @@ class Gui {
   visual::TimelineView timeline_;
   visual::CountersView counters_;
   visual::MemoryChartView chart_;
-  bool side_tab_set_ = false;
-  bool chart_shown_ = false;   // the memory chart's tab was drawn last frame  // --side has been applied (on the first frame)
+  bool side_tab_set_ = false;  // --side has been applied (on the first frame)
+  bool chart_shown_ = false;   // a tall tab (memory chart, L1 cache) was drawn last frame
   std::vector<RecordedNcu> ncu_;  // assets/recorded/ncu, read once
   visual::Timings timings_;
   std::unique_ptr<kernels::GpuRunner> gpu_;

@@ -33,8 +33,9 @@ int GuiMain(int argc, char** argv) {
   app.add_option("--size", o.size, "window size WIDTHxHEIGHT");
   app.add_flag("--fullscreen", o.fullscreen, "start full screen on the primary monitor (F11 toggles)");
   app.add_flag("--present", o.present, "start in presenter mode: the two memory views alone, large (P toggles)");
-  app.add_option("--side", o.side, "the side panel's tab at start: counters (timings and counters) or chart (memory chart)")
-      ->check(CLI::IsMember({"counters", "chart"}));
+  app.add_option("--side", o.side,
+                 "the side panel's tab at start: counters (timings and counters), chart (memory chart) or l1 (L1 cache)")
+      ->check(CLI::IsMember({"counters", "chart", "l1"}));
   app.add_option("--screenshot", o.screenshot, "save a PNG of the window once loaded and stepped");
   app.add_option("--layout-out", o.layout_out, "with --screenshot: save where the views put their grids as JSON");
   app.add_option("--frames", o.frames, "frames to draw after loading before the screenshot / quit (default 3)");

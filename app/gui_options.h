@@ -17,7 +17,7 @@ struct GuiOptions {
   std::string size;
   bool fullscreen = false;
   bool present = false;  // start in presenter mode
-  std::string side = "counters";  // the side panel's tab at start: "counters" or "chart"
+  std::string side = "counters";  // the side panel's tab at start: "counters", "chart" or "l1"
   std::string screenshot, layout_out;
   int frames = 3;
   bool quit = false;

@@ -44,6 +44,11 @@ Rgb TouchedRgb(float t) {
   return {mix(118, 205), mix(118, 205), mix(134, 220)};
 }
 
+Rgb ArrayRgb(int array) {
+  static constexpr Rgb kHues[] = {{86, 180, 233}, {240, 228, 66}, {213, 94, 0}, {0, 114, 178}, {204, 121, 167}, {0, 158, 115}};
+  return kHues[(array < 0 ? 0 : array) % 6];
+}
+
 Rgb TextOn(Rgb c) {
   const float y = 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b;
   return y > 140 ? Rgb{0, 0, 0} : Rgb{255, 255, 255};

@@ -15,6 +15,7 @@ Rgb HeatRgb(float t);               // touches over the run, t in 0..1: dark gre
 inline constexpr Rgb kBackground{24, 24, 28};   // untouched element
 inline constexpr Rgb kCellEmpty{70, 72, 86};   // memory view: an element no shown warp touched yet (2:1 on the pane)
 Rgb TouchedRgb(float t);            // memory view, touches so far, t in 0..1: grey -> near white
+Rgb ArrayRgb(int array);            // L1 view: a line's array (Okabe-Ito hues, repeating after six)
 inline constexpr Rgb kMasked{70, 70, 70};       // a lane switched off (divergence)
 inline constexpr Rgb kConflict{213, 94, 0};     // vermillion: a bank with more than one word
 inline constexpr Rgb kBankOk{0, 114, 178};      // blue: a bank with one word (or none)

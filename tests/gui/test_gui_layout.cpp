@@ -1,10 +1,10 @@
 // Lecture-hall layout rules, measured from --layout-out on every family's default pair (its first
 // two variants, from the catalog) at 1280x720 and 1920x1080, UI scales 1, 1.5 and 2: no text is
 // clipped or outside the window, no two text items overlap, no window hides content it has no
-// scrollbar for, the cells the shown warp touches meet the size targets, and cells never shrink
-// as the scale grows. Checks that still fail on main are listed in layout_known_failures.txt; the
-// test fails on any failure not listed (a regression) and on any listed one that now passes (so
-// the list only shrinks).
+// scrollbar for, the cells the shown warp touches meet the size targets, cells never shrink
+// as the scale grows, and the L1 cache tab draws each pane's L1 inside the window. Checks that
+// still fail on main are listed in layout_known_failures.txt; the test fails on any failure not
+// listed (a regression) and on any listed one that now passes (so the list only shrinks).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -58,10 +58,13 @@ const std::vector<Shot>& Shots() {
     const std::string dir = std::string(WARPSCOPE_TEST_OUT) + "/layout";
     std::filesystem::create_directories(dir);
     // Every family's pair with the side panel's first tab, and the first family's again with the
-    // memory chart's tab (named "FAMILY+chart").
+    // memory chart's tab and with the L1 cache's (named "FAMILY+chart", "FAMILY+l1").
     std::vector<std::pair<const kernels::FamilyEntry*, std::string>> runs;
     for (const auto& f : kernels::Catalog()) runs.push_back({&f, ""});
-    if (!kernels::Catalog().empty()) runs.push_back({&kernels::Catalog().front(), "chart"});
+    if (!kernels::Catalog().empty()) {
+      runs.push_back({&kernels::Catalog().front(), "chart"});
+      runs.push_back({&kernels::Catalog().front(), "l1"});
+    }
     for (const auto& [fp, side] : runs) {
       const auto& f = *fp;
       const auto& vs = f.info.variants;
@@ -271,6 +274,38 @@ TEST(LayoutRules, TouchedCellsMeetTheSizeTargets) {
     }
   }
   Judge("cell_size", failed);
+}
+
+// The L1 cache tab ("FAMILY+l1" shots): wherever the side panel is shown (700 px of width per
+// unit of scale), every pane with a memory view has its L1's slots drawn, inside the window.
+TEST(LayoutRules, L1ViewShowsEachPanesCacheInsideTheWindow) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    const bool l1 = s.family.size() > 3 && s.family.substr(s.family.size() - 3) == "+l1";
+    if (!s.layout.is_object() || !l1 || float(s.config.w) < 700.0f * s.config.scale) continue;
+    std::set<std::string> panes;
+    for (const auto& p : s.layout["placed"])
+      if (p["kind"] == "grid") panes.insert(p["pane"].get<std::string>());
+    for (const auto& pane : panes) {
+      const nlohmann::json* view = nullptr;
+      for (const auto& p : s.layout["placed"])
+        if (p["kind"] == "l1" && p["pane"] == pane) view = &p;
+      std::ostringstream d;
+      if (!view) {
+        d << pane << ": no L1 drawn";
+      } else {
+        const Rect r = RectOf((*view)["rect"]);
+        if ((*view)["cell"].get<float>() <= 0 || r.x < 0 || r.y < 0 || r.x + r.w > float(s.config.w) + 0.5f ||
+            r.y + r.h > float(s.config.h) + 0.5f)
+          d << pane << ": L1 at " << r.x << "," << r.y << " size " << r.w << "x" << r.h;
+        else
+          continue;
+      }
+      auto& all = failed[Key(s)];
+      all += (all.empty() ? "" : "; ") + d.str();
+    }
+  }
+  Judge("l1_view", failed);
 }
 
 TEST(LayoutRules, CellsNeverShrinkAsTheScaleGrows) {

@@ -1,15 +1,20 @@
 // Where sectors were served from, on screen: a kernel small enough to work out by hand, its
 // caption (sim::CaptionOf, the badge's one source), its per-sector marks (sim::ServedSectors,
-// the memory view's bars), with the caches modelled and without.
+// the memory view's bars), with the caches modelled and without, and the L1 view's state at a
+// step (visual::L1State, rebuilt from the simulator's log).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/sim_backend.h"
 #include "sim/caption.h"
 #include "sim/dialect.h"
 #include "sim/engine.h"
+#include "visual/l1_state.h"
+#include "visual/l1_view.h"
 
 namespace served_kernels {
 using namespace ::ws::dialect;
@@ -108,6 +113,53 @@ TEST(Served, WithoutCachesThereAreNoMarksAndTheCaptionSaysNothingOfThem) {
   ASSERT_EQ(ServedSectors(r.Of(1, Op::Load), got), 4);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i].from, ServedFrom::None) << i;
   EXPECT_EQ(Caption(r.Of(1, Op::Load)), "2 lines" + kDot + "4 sectors (ideal 4)" + kDot + "100% of bytes moved are used");
+}
+
+TEST(L1View, StateAtAStepIsRebuiltFromTheLogForwardAndBack) {
+  const Launched r(Selection::Kind::Block);
+  const Trace& t = r.trace();
+  const uint64_t line0 = r.in_base / 128;
+  // The SM's L1 log: warp 0's load fills line0 sector by sector (4 events: valid 0001, 0011,
+  // 0111, 1111); warp 1's load finds sectors 1-3 (3 events that change nothing) and brings
+  // sector 0 of line0 + 1 (1 event: valid 0001). Stores are not logged: they do not allocate.
+  ASSERT_EQ(t.caches.l1_events.size(), 8u);
+  auto index = [&](uint32_t warp, Op op) { return size_t(&r.Of(warp, op) - t.instructions.data()); };
+  visual::L1State st(/*every=*/2);  // a checkpoint every 2 events, so going back uses them
+  st.Reset(&t.caches);
+  ASSERT_EQ(st.EventsAt(index(0, Op::Load)), 4u);
+  ASSERT_EQ(st.EventsAt(index(1, Op::Load)), 8u);
+  // The slots holding a line, as (line, valid sectors).
+  auto held = [&] {
+    std::vector<std::pair<uint64_t, int>> v;
+    for (uint32_t s = 0; s < st.Slots(); ++s)
+      if (st.Line(s) != visual::L1State::kEmpty) v.push_back({st.Line(s), st.Valid(s)});
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  using Held = std::vector<std::pair<uint64_t, int>>;
+  st.Seek(8);  // at warp 1's load
+  EXPECT_EQ(held(), (Held{{line0, 0xf}, {line0 + 1, 0x1}}));
+  st.Seek(4);  // back to warp 0's load
+  EXPECT_EQ(held(), (Held{{line0, 0xf}}));
+  st.Seek(1);  // back past a checkpoint: only sector 0 of line0
+  EXPECT_EQ(held(), (Held{{line0, 0x1}}));
+  st.Seek(3);
+  EXPECT_EQ(held(), (Held{{line0, 0x7}}));
+  st.Seek(0);
+  EXPECT_TRUE(held().empty());
+  st.Seek(100);  // past the end: the whole log
+  EXPECT_EQ(st.position(), 8u);
+  EXPECT_EQ(st.Held(), 2u);
+}
+
+TEST(L1View, SlotsAreLaidOutInWholeSetsAtTheLargestCell) {
+  // 4 sets of 4 ways in 160 x 40 px: 1 set a row is 4 x 4 cells (cell min(40, 10) = 10); 2 sets
+  // a row 8 x 2 (min(20, 20) = 20); 3 sets 12 x 2 (13.3); 4 sets 16 x 1 (10). Best: 2, 20 px.
+  const visual::L1GridLayout g = visual::L1Grid(4, 4, 160, 40);
+  EXPECT_EQ(g.sets_per_row, 2u);
+  EXPECT_EQ(g.cols, 8u);
+  EXPECT_EQ(g.rows, 2u);
+  EXPECT_FLOAT_EQ(g.cell, 20.0f);
 }
 
 }  // namespace

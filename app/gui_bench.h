@@ -1,5 +1,6 @@
 // `warpscope gui --benchmark-frames N`: prints the time to the first frame and to the lesson's
-// first frame, plays one step a frame for N frames and prints the median and p90 frame times,
+// first frame, plays one step a frame for N frames and prints the median, p90 and p99 frame times
+// and the process's CPU time per frame (the software rasteriser's threads included),
 // then switches A to the next variant and prints the time to its first frame, and quits.
 #pragma once
 #include <vector>
@@ -25,6 +26,7 @@ class FrameBenchmark {
   State state_;
   bool first_frame_ = true, first_loaded_ = true;
   std::vector<double> frame_ms_;
+  double cpu_start_ms_ = 0;
   Clock::time_point switch_start_;
 };
 

@@ -250,21 +250,44 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
       }
     }
     // Cells in view: lit, untouched, or shaded by touches so far; a gap between them once they
-    // are large.
+    // are large. Under Xvfb's software rasteriser a frame costs per triangle as well as per pixel,
+    // so a row's neighbours of one colour are one rectangle, and the gaps inside it are put back
+    // by one background-coloured line per column (the pane under the view is the window colour).
     const float inset = cell >= 8.0f ? std::max(1.0f, std::round(scale)) * 0.5f : 0.0f;
     const float log_most = std::log1p(float(std::max<uint32_t>(st.most, 1)));
-    for (uint64_t r = win.row0; r < win.row0 + win.rows && r < m.shape.rows; ++r)
-      for (uint64_t c = win.col0; c < win.col0 + win.cols && c < m.shape.cols; ++c) {
+    const uint64_t row_end = std::min(win.row0 + win.rows, m.shape.rows), col_end = std::min(win.col0 + win.cols, m.shape.cols);
+    for (uint64_t r = win.row0; r < row_end; ++r) {
+      uint64_t run_start = 0, run_len = 0;
+      uint32_t run_col = 0;
+      auto flush = [&] {
+        if (run_len == 0) return;
+        const Rect q = CellRect(g, r, run_start), last = CellRect(g, r, run_start + run_len - 1);
+        dl->AddRectFilled(V(q.x + inset, q.y + inset), V(last.x + last.w - inset, q.y + q.h - inset), run_col);
+        run_len = 0;
+      };
+      for (uint64_t c = win.col0; c < col_end; ++c) {
         const uint64_t i = r * m.shape.cols + c;
         if (i >= total_cells) break;
-        if (const uint32_t lane_col = lit[(r - win.row0) * win.cols + (c - win.col0)]) {
-          FillCell(dl, g, i, inset, lane_col);
-          continue;
+        uint32_t col = lit[(r - win.row0) * win.cols + (c - win.col0)];
+        if (!col) {
+          auto it = st.counts.find(i);
+          col = Pack(it == st.counts.end() ? kCellEmpty : TouchedRgb(std::log1p(float(it->second)) / log_most));
         }
-        auto it = st.counts.find(i);
-        const Rgb col = it == st.counts.end() ? kCellEmpty : TouchedRgb(std::log1p(float(it->second)) / log_most);
-        FillCell(dl, g, i, inset, Pack(col));
+        if (run_len > 0 && col != run_col) flush();
+        if (run_len == 0) run_start = c, run_col = col;
+        ++run_len;
       }
+      flush();
+    }
+    if (inset > 0 && row_end > win.row0 && col_end > win.col0 + 1) {
+      const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+      const uint32_t gap_col = ImGui::ColorConvertFloat4ToU32(ImVec4(bg.x, bg.y, bg.z, 1.0f));
+      const float top = CellRect(g, win.row0, 0).y, bottom = CellRect(g, row_end, 0).y;
+      for (uint64_t c = win.col0 + 1; c < col_end; ++c) {
+        const Rect left = CellRect(g, 0, c - 1), right = CellRect(g, 0, c);
+        dl->AddRectFilled(V(left.x + left.w - inset, top), V(right.x + inset, bottom), gap_col);
+      }
+    }
     // A struct's pieces are grouped by an outline per element.
     if (m.cells_per_elem > 1) {
       const uint64_t e0 = (win.row0 * m.shape.cols + win.col0) / m.cells_per_elem;

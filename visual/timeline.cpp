@@ -29,11 +29,18 @@ Hit CellMap(const char* id, uint32_t nx, uint32_t ny, float cell, Colour colour,
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton(id, ImVec2(std::max(cell * float(nx), 1.0f), std::max(cell * float(ny), 1.0f)));
+  // Small cells have no gap: a row's neighbours of one colour are one rectangle (a 128x128 grid
+  // of 1-px blocks would otherwise be 32,768 triangles a frame for the software rasteriser).
   const float gap = cell > 4 ? 1 : 0;
   for (uint32_t y = 0; y < ny; ++y)
-    for (uint32_t x = 0; x < nx; ++x) {
+    for (uint32_t x = 0; x < nx;) {
+      const uint32_t col = colour(x, y);
+      uint32_t end = x + 1;
+      if (gap == 0)
+        while (end < nx && colour(end, y) == col) ++end;
       const ImVec2 a(p.x + cell * float(x), p.y + cell * float(y));
-      dl->AddRectFilled(a, ImVec2(a.x + cell - gap, a.y + cell - gap), colour(x, y));
+      dl->AddRectFilled(a, ImVec2(p.x + cell * float(end) - gap, a.y + cell - gap), col);
+      x = end;
     }
   // The mark, grown to `min_mark` around its centre so that a 1-px cell still shows.
   ImVec2 lo(p.x + cell * mark[0], p.y + cell * mark[1]), hi(p.x + cell * (mark[2] + 1), p.y + cell * (mark[3] + 1));

@@ -57,6 +57,13 @@ float Fit(GridShape s, float w, float h) {
   return std::max(0.0f, std::min(w / float(std::max<uint64_t>(s.cols, 1)), h / float(std::max<uint64_t>(s.rows, 1))));
 }
 bool IsTiny(const PlanArray& a) { return a.shape.rows * a.shape.cols <= kTinyCells; }
+// The cell of an array drawn whole in w x h: whole pixels, at most the largest cell, never below
+// the legible size when the fit reaches it (so that a fit of 20.7 px and one of 20.2 px both
+// draw at 20, and a slightly narrower pane at a larger scale does not shrink the cells).
+float WholeCell(GridShape s, float w, float h, float scale) {
+  const float fit = std::min(Fit(s, w, h), LargestCell(scale)), legible = LegibleCell(scale);
+  return fit >= legible ? std::max(std::floor(fit), legible) : fit;
+}
 
 // Cells of one big array in its slot: whole when they fit at a legible size, else a region at the
 // legible size with the overview to its right.
@@ -64,9 +71,9 @@ ArraySlot FillSlot(const PlanArray& a, Rect label, Rect cells, float scale) {
   ArraySlot s;
   s.name = a.name;
   s.label = label;
-  const float fit = Fit(a.shape, cells.w, cells.h);
+  const float fit = WholeCell(a.shape, cells.w, cells.h, scale);
   if (fit >= LegibleCell(scale)) {
-    s.cell = std::min(fit, LargestCell(scale));
+    s.cell = fit;
     s.view = {cells.x, cells.y, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
     return s;
   }
@@ -87,13 +94,15 @@ ArraySlot FillSlot(const PlanArray& a, Rect label, Rect cells, float scale) {
 // How well a slot of w x h shows an array: its cell size when it fits whole at a legible size;
 // otherwise the legible size times the part of a warp's footprint (up to 32 cells across and
 // down) that the region in view can hold.
-float Score(GridShape s, float w, float h, float scale) {
-  const float fit = Fit(s, w, h), legible = LegibleCell(scale);
-  if (fit >= legible) return std::min(fit, LargestCell(scale));
+float Score(const PlanArray& a, float w, float h, float scale) {
+  const GridShape s = a.shape;
+  const float fit = WholeCell(s, w, h, scale), legible = LegibleCell(scale);
+  if (fit >= legible) return fit;
   const float view_w = w - std::min(w * 0.15f, 96.0f * scale) - 8.0f * scale;
   const float across = std::floor(std::max(view_w, 0.0f) / legible), down = std::floor(std::max(h, 0.0f) / legible);
+  const uint64_t footprint_rows = std::clamp<uint64_t>(a.warp_rows, 1, 32);
   return legible * std::min(1.0f, across / float(std::min<uint64_t>(s.cols, 32))) *
-         std::min(1.0f, down / float(std::min<uint64_t>(s.rows, 32)));
+         std::min(1.0f, down / float(std::min<uint64_t>(s.rows, footprint_rows)));
 }
 
 }  // namespace
@@ -101,10 +110,9 @@ float Score(GridShape s, float w, float h, float scale) {
 std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h) {
   std::vector<ArraySlot> out;
   const float gap = 8.0f * scale;
-  // Tiny arrays: one strip each under the others, cells of a fixed size.
+  // Tiny arrays: one strip each above the others, cells of a fixed size.
   float tiny_h = 0;
   std::vector<const PlanArray*> big;
-  std::vector<ArraySlot> tiny;
   for (const auto& a : arrays) {
     if (!IsTiny(a)) {
       big.push_back(&a);
@@ -113,12 +121,12 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
     ArraySlot s;
     s.name = a.name;
     s.cell = std::min(24.0f * scale, area.w / float(std::max<uint64_t>(a.shape.cols, 1)));
-    s.view = {area.x, 0, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
-    tiny_h += gap + label_h + s.view.h;
-    tiny.push_back(s);
+    s.label = {area.x, area.y + tiny_h, area.w, label_h};
+    s.view = {area.x, area.y + tiny_h + label_h, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
+    tiny_h += label_h + s.view.h + gap;
+    out.push_back(s);
   }
-  const float big_h = area.h - tiny_h;
-  float big_end = area.y;  // where the big arrays end: below big_h when the room is too small
+  const float big_y = area.y + tiny_h, big_h = area.h - tiny_h;
   const int n = int(big.size());
   // The arrangement (columns of slots, filled row by row) that gives the lesson arrays the
   // largest cells; rows holding a lesson array weigh twice as much.
@@ -132,19 +140,18 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
     float total = 0;
     for (float w : weight) total += w;
     const float cells_h = big_h - (label_h + gap) * float(rows_of);
-    float worst = 1e9f, y = area.y;
+    float worst = 1e9f, y = big_y;
     std::vector<float> row_y(rows_of), row_h(rows_of);
     for (int r = 0; r < rows_of; ++r) {
       row_y[r] = y;
       row_h[r] = std::max(cells_h * weight[r] / total, LegibleCell(scale));  // at least a row of cells
       y += label_h + row_h[r] + gap;
     }
-    if (emit) big_end = y;
     for (int j = 0; j < n; ++j) {
       const int r = j / k, c = j % k;
       const float x = area.x + float(c) * (col_w + gap);
       if (emit) out.push_back(FillSlot(*big[j], {x, row_y[r], col_w, label_h}, {x, row_y[r] + label_h, col_w, row_h[r]}, scale));
-      if (big[j]->lesson || !any_lesson) worst = std::min(worst, Score(big[j]->shape, col_w, row_h[r], scale));
+      if (big[j]->lesson || !any_lesson) worst = std::min(worst, Score(*big[j], col_w, row_h[r], scale));
     }
     return worst;
   };
@@ -156,13 +163,6 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
       if (f > best * 1.01f) best = f, best_k = k;
     }
     arrange(best_k, true);
-  }
-  float y = std::max(area.y + big_h + gap, big_end);
-  for (auto& s : tiny) {
-    s.label = {area.x, y, area.w, label_h};
-    s.view.y = y + label_h;
-    y += label_h + s.view.h + gap;
-    out.push_back(s);
   }
   return out;
 }

@@ -65,6 +65,9 @@ struct PlanArray {
   std::string name;
   GridShape shape;      // in cells (CellMap::shape)
   bool lesson = false;  // the shown warp touches it: it gets the larger slots
+  // Rows that 32 consecutive elements span: a wrapped 1-D array's warp reads one row (8 rows for
+  // 32-byte structs); a matrix may be read down a column, so up to 32.
+  uint64_t warp_rows = 32;
 };
 struct ArraySlot {
   std::string name;
@@ -75,11 +78,13 @@ struct ArraySlot {
   bool whole = true; // every cell fits in `view`
 };
 // Slots for every array of both panes (same name, same slot: A and B pass the same list and area).
-// Tiny arrays get a strip at the bottom; the others share the rest in the arrangement (1..n
+// Tiny arrays (a result, a counter: where atomics land) come first, a strip at the top, so that a
+// short pane never pushes them out of sight; the others share the rest in the arrangement (1..n
 // columns) that shows the lesson's arrays best (the largest cells when they fit whole, else the
-// most of a warp's 32-cell footprint at the legible size), lesson arrays twice the height of
-// the others in their column. When the room is too small every slot still gets a row of cells and
-// later slots run past the bottom (the view clips them) rather than overlap.
+// most of a warp's footprint at the legible size: 32 cells across, `warp_rows` down), lesson
+// arrays twice the height of the others in their column. A cell is a whole number of pixels, so
+// that all cells and gaps of a grid look alike. When the room is too small every slot still gets
+// a row of cells and later slots run past the bottom (the view clips them) rather than overlap.
 std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h);
 
 // The part of a grid a view shows: rows [row0, row0 + rows), cols [col0, col0 + cols).

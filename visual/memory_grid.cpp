@@ -86,6 +86,7 @@ std::vector<PlanArray> MemoryPlanShare::Arrays(int frame) const {
         it->shape.rows = std::max(it->shape.rows, a.shape.rows);
         it->shape.cols = std::max(it->shape.cols, a.shape.cols);
         it->lesson = it->lesson || a.lesson;
+        it->warp_rows = std::max(it->warp_rows, a.warp_rows);
       }
     }
   }
@@ -157,7 +158,13 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
   const float label_h = ImGui::GetTextLineHeightWithSpacing();
 
   std::vector<PlanArray> mine;
-  for (size_t i = 0; i < trace.arrays.size(); ++i) mine.push_back({trace.arrays[i].name, arrays_[i].map.shape, arrays_[i].lesson});
+  for (size_t i = 0; i < trace.arrays.size(); ++i) {
+    const CellMap& m = arrays_[i].map;
+    // A matrix may be read down a column; a wrapped 1-D array's 32 consecutive elements are a row.
+    const bool matrix = trace.arrays[i].rows > 1 && m.cells_per_elem == 1;
+    const uint64_t warp_rows = matrix ? 32 : (32 * m.cells_per_elem + m.shape.cols - 1) / std::max<uint64_t>(m.shape.cols, 1);
+    mine.push_back({trace.arrays[i].name, m.shape, arrays_[i].lesson, warp_rows});
+  }
   std::vector<PlanArray> plan_arrays = mine;
   float w = avail.x, h = avail.y;
   if (share) {

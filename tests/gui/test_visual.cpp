@@ -108,34 +108,88 @@ TEST(Plan, CellsGrowWithUiScale) {
   EXPECT_GT(s2[0].cell, s1[0].cell);
 }
 
-TEST(Plan, TinyArraysGetASmallStripAndTheRestGoesToTheLesson) {
+TEST(Plan, TinyArraysGetASmallStripAtTheTopAndTheRestGoesToTheLesson) {
   // ans (1 element) and a, b (256 floats: 8 rows of 32) in 600x500, scale 1, 20 px labels.
-  // ans: a 24 px cell under a label at the bottom: 500 - 44 = 456. The rest, 456 - 8 = 448 px,
-  // stacks a and b: (448 - 2 * 28) / 2 = 196 px each, fit min(600/32, 196/8) = 18.75 >= 16:
-  // whole, 8 * 18.75 = 150 px tall.
+  // ans first: its label at 0, a 24 px cell under it at 20; the strip ends at 20 + 24 + 8 = 52.
+  // The rest, 500 - 52 = 448 px, stacks a and b: (448 - 2 * 28) / 2 = 196 px each, fit
+  // min(600/32, 196/8) = 18.75 >= 16: whole, at a whole 18 px, 8 * 18 = 144 px tall.
   const std::vector<PlanArray> arrays = {{"a", {8, 32}, true}, {"b", {8, 32}, true}, {"ans", {1, 1}, true}};
   const auto slots = PlanMemoryView(arrays, Rect{0, 0, 600, 500}, 1.0f, 20.0f);
   ASSERT_EQ(slots.size(), 3u);
-  EXPECT_EQ(slots[2].name, "ans");
-  EXPECT_FLOAT_EQ(slots[2].cell, 24.0f);
-  EXPECT_FLOAT_EQ(slots[2].label.y, 456.0f);
-  EXPECT_FLOAT_EQ(slots[2].view.w, 24.0f);
-  EXPECT_TRUE(slots[0].whole);
-  EXPECT_FLOAT_EQ(slots[0].cell, 18.75f);
-  EXPECT_FLOAT_EQ(slots[0].view.h, 150.0f);
-  EXPECT_FLOAT_EQ(slots[1].view.y, 20.0f + 196.0f + 8.0f + 20.0f);
+  EXPECT_EQ(slots[0].name, "ans");
+  EXPECT_FLOAT_EQ(slots[0].cell, 24.0f);
+  EXPECT_FLOAT_EQ(slots[0].label.y, 0.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.y, 20.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.w, 24.0f);
+  EXPECT_EQ(slots[1].name, "a");
+  EXPECT_TRUE(slots[1].whole);
+  EXPECT_FLOAT_EQ(slots[1].label.y, 52.0f);
+  EXPECT_FLOAT_EQ(slots[1].cell, 18.0f);
+  EXPECT_FLOAT_EQ(slots[1].view.h, 144.0f);
+  EXPECT_FLOAT_EQ(slots[2].view.y, 52.0f + 20.0f + 196.0f + 8.0f + 20.0f);
+}
+
+TEST(Plan, TheTinyArrayTheAtomicsUpdateStaysInSightInAShortPane) {
+  // pairs at 1280x720, scale 2: a and b (8x32), the shared tile _b (1x32) and ans (1 element) in
+  // 600x150 (48 px labels, 16 px gaps). ans takes the top: label 0-48, its 48 px cell at 48-96,
+  // inside the 150 px; the big arrays start at 48 + 48 + 16 = 112 and run past the bottom.
+  // (Below the others, ans used to start at 3 * (48 + 24 + 16) = 264: out of sight.)
+  const std::vector<PlanArray> arrays = {{"a", {8, 32}, true, 1}, {"b", {8, 32}, true, 1}, {"_b", {1, 32}, true, 1},
+                                         {"ans", {1, 1}, true, 1}};
+  const auto slots = PlanMemoryView(arrays, Rect{0, 0, 600, 150}, 2.0f, 48.0f);
+  ASSERT_EQ(slots.size(), 4u);
+  EXPECT_EQ(slots[0].name, "ans");
+  EXPECT_FLOAT_EQ(slots[0].view.y, 48.0f);
+  EXPECT_LE(slots[0].view.y + slots[0].view.h, 150.0f);
+  EXPECT_FLOAT_EQ(slots[1].label.y, 112.0f);
 }
 
 TEST(Plan, TooLittleRoomNeverOverlapsSlots) {
   // 100 px for two 64x64 arrays and a tiny one at scale 2 (24 px cells, 40 px labels, 16 px
-  // gaps): each big slot keeps one row of cells (24 px), the second starts below the first
-  // (0 + 40 + 24 + 16 = 80 -> cells at 120), and the tiny strip after both (80 + 80 = 160).
+  // gaps). The tiny strip first: label 0, a 48 px cell at 40, ends at 40 + 48 + 16 = 104. Each
+  // big slot keeps one row of cells (24 px): d's label at 104, r's below it at
+  // 104 + 40 + 24 + 16 = 184.
   const std::vector<PlanArray> arrays = {{"d", {64, 64}, true}, {"r", {64, 64}, true}, {"ans", {1, 1}, true}};
   const auto slots = PlanMemoryView(arrays, Rect{0, 0, 600, 100}, 2.0f, 40.0f);
   ASSERT_EQ(slots.size(), 3u);
-  EXPECT_FLOAT_EQ(slots[0].view.h, 24.0f);
-  EXPECT_FLOAT_EQ(slots[1].label.y, 80.0f);
-  EXPECT_FLOAT_EQ(slots[2].label.y, 160.0f);
+  EXPECT_EQ(slots[0].name, "ans");
+  EXPECT_FLOAT_EQ(slots[0].label.y, 0.0f);
+  EXPECT_FLOAT_EQ(slots[1].view.h, 24.0f);
+  EXPECT_FLOAT_EQ(slots[1].label.y, 104.0f);
+  EXPECT_FLOAT_EQ(slots[2].label.y, 184.0f);
+}
+
+TEST(Plan, WholeArraysDrawWholePixelCells) {
+  // A 1x32 tile across 661 px fits at 20.66 px, across 646 px (the same pane at scale 1.5, its
+  // padding grown) at 20.19: both draw at 20 px (LegibleCell(1.5) = 20), so the larger scale
+  // does not shrink the cells.
+  const std::vector<PlanArray> tile = {{"_b", {1, 32}, true, 1}};
+  const auto s1 = PlanMemoryView(tile, Rect{0, 0, 661, 400}, 1.0f, 20.0f);
+  const auto s15 = PlanMemoryView(tile, Rect{0, 0, 646, 400}, 1.5f, 30.0f);
+  EXPECT_TRUE(s1[0].whole);
+  EXPECT_FLOAT_EQ(s1[0].cell, 20.0f);
+  EXPECT_TRUE(s15[0].whole);
+  EXPECT_FLOAT_EQ(s15[0].cell, 20.0f);
+}
+
+TEST(Plan, OneDimensionalArraysAreArrangedForAWarpsRow) {
+  // pairs at 1920x1080, scale 1.5: a, b (8x32) and _b (1x32) in 646x234 (30 px labels, 12 px
+  // gaps, legible 20 px). A warp reads 32 consecutive elements: one row (warp_rows 1).
+  //   stacked: 3 rows of (234 - 3 * 42) / 3 = 36 px; a's region is 646 - 96.9 - 12 = 537.1 px
+  //     wide: 26 of a warp's 32 cells, 1 row of the 1 needed -> 20 * 26/32 = 16.25; _b whole at
+  //     20 -> worst 16.25.
+  //   three columns of (646 - 24) / 3 = 207.3 px: a's region 207.3 - 31.1 - 12 = 164.2 px, 8 of
+  //     32 cells -> 20 * 8/32 = 5.
+  // Stacked wins: every slot at x = 0, a's region 537.1 x 36.
+  const std::vector<PlanArray> arrays = {{"a", {8, 32}, true, 1}, {"b", {8, 32}, true, 1}, {"_b", {1, 32}, true, 1}};
+  const auto slots = PlanMemoryView(arrays, Rect{0, 0, 646, 234}, 1.5f, 30.0f);
+  ASSERT_EQ(slots.size(), 3u);
+  for (const auto& s : slots) EXPECT_FLOAT_EQ(s.view.x, 0.0f) << s.name;
+  EXPECT_FALSE(slots[0].whole);
+  EXPECT_NEAR(slots[0].view.w, 537.1f, 1e-3);
+  EXPECT_FLOAT_EQ(slots[0].view.h, 36.0f);
+  EXPECT_TRUE(slots[2].whole);
+  EXPECT_FLOAT_EQ(slots[2].cell, 20.0f);
 }
 
 TEST(Plan, LessonArraysGetTwiceTheHeight) {

@@ -18,6 +18,7 @@ SectorCache::SectorCache(Config config) : config_(config) {
   if (config_.ways == 0) config_.ways = 1;
   sets_ = uint32_t(config_.bytes / kLineBytes / config_.ways);
   if (sets_ == 0) sets_ = 1, config_.ways = std::max<uint32_t>(1, uint32_t(config_.bytes / kLineBytes));
+  set_magic_ = ~uint64_t(0) / sets_ + 1;
   tags_.assign(size_t(sets_) * config_.ways, kNoLine);
   used_.assign(tags_.size(), 0);
   state_.assign(tags_.size(), 0);
@@ -34,9 +35,13 @@ void SectorCache::Reset() {
 
 // A multiplicative hash of the line address: neighbouring lines land in different sets, and so
 // do lines a power of two apart (a column of a matrix), as the hardware's hashed index does.
+// The remainder of the 32-bit hash by sets_ is computed as Lemire, Kaser and Kurz's "fastmod"
+// ("Faster remainder by direct computation", 2019: exact for 32-bit operands): the same set as
+// `hash % sets_`, without a 64-bit division on every access (docs/PERFORMANCE.md).
 uint32_t SectorCache::SetOf(uint64_t line) const {
   if (sets_ == 1) return 0;
-  return uint32_t(((line * 0x9E3779B97F4A7C15ull) >> 32) % sets_);
+  const uint32_t hash = uint32_t((line * 0x9E3779B97F4A7C15ull) >> 32);
+  return uint32_t((static_cast<unsigned __int128>(set_magic_ * hash) * sets_) >> 64);
 }
 
 bool SectorCache::Contains(uint64_t addr) const {

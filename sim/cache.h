@@ -69,6 +69,7 @@ class SectorCache {
   uint32_t SetOf(uint64_t line) const;
   Config config_;
   uint32_t sets_ = 0;
+  uint64_t set_magic_ = 0;  // ~0 / sets_ + 1: the remainder by sets_ without a division (SetOf)
   uint64_t clock_ = 0;
   std::vector<uint64_t> tags_;   // per slot: line address or kNoLine
   std::vector<uint64_t> used_;   // per slot: clock_ at last use (LRU)

@@ -138,7 +138,9 @@ class GlobalRef {
   // to ?: have different types") where it would otherwise be an int, not CUDA's float.
   template <std::integral I> requires(!std::integral<Value>) GlobalRef(I) = delete;
 
-  operator Value() const {
+  // The recording path of every global access is forced inline (WS_INLINE): called out of line,
+  // the reference goes through memory on each access (docs/PERFORMANCE.md).
+  WS_INLINE operator Value() const {
     Value v{};
     if (Check()) {
       Record(Op::Load);
@@ -146,7 +148,7 @@ class GlobalRef {
     }
     return v;
   }
-  const GlobalRef& operator=(const Value& v) const requires(!std::is_const_v<T>) {
+  WS_INLINE const GlobalRef& operator=(const Value& v) const requires(!std::is_const_v<T>) {
     if (Check()) {
       Record(Op::Store);
       std::memcpy(RawBytes(&data_[index_]), &v, sizeof(Value));
@@ -175,7 +177,7 @@ class GlobalRef {
   Global<T> operator&() const;
 
   // Engine-facing (atomics use them): bounds and alignment check, then recording.
-  bool Check() const {
+  WS_INLINE bool Check() const {
     if (index_ < 0 || uint64_t(index_) >= count_) [[unlikely]] {
       ::ws::sim::detail::ReportOutOfBounds(*t_current, loc_, array_, index_);
       return false;
@@ -188,7 +190,7 @@ class GlobalRef {
     }
     return true;
   }
-  void Record(Op op, ::ws::sim::AtomicAdd add = ::ws::sim::AtomicAdd::No) const {
+  WS_INLINE void Record(Op op, ::ws::sim::AtomicAdd add = ::ws::sim::AtomicAdd::No) const {
     auto& t = *t_current;
     const uint64_t addr = base_ + uint64_t(index_) * sizeof(T);
     for (uint32_t p = 0; p < Pieces<Value>::count; ++p)

@@ -12,6 +12,12 @@
 
 #include "sim/trace.h"
 
+// Forces a function of the per-access recording path inline: GCC may otherwise leave it out
+// of line in the large catalog translation unit, and every access then pays a call and a
+// trip of the element reference through memory (12% more instructions for shortcut/v1;
+// docs/PERFORMANCE.md).
+#define WS_INLINE [[gnu::always_inline]]
+
 namespace ws::sim {
 
 struct DeviceProfile;
@@ -161,7 +167,7 @@ inline constexpr uint32_t kSyncCode = 0xf;  // barriers and warp operations
 // The grouping key, one word ordered as (epoch:20, line:16, ordinal in the line:16, column:8,
 // op and space:4): a warp issues the smallest key first. Epochs and ordinals wrap harmlessly
 // (they only need to agree between lanes).
-inline uint64_t NextKey(ThreadCtx& t, std::source_location loc, uint32_t code) {
+WS_INLINE inline uint64_t NextKey(ThreadCtx& t, std::source_location loc, uint32_t code) {
   const uint32_t line = loc.line();
   t.epoch += line < t.line;          // a jump back: the next loop iteration
   t.ord = line == t.line ? t.ord : 0;  // a new line: ordinals start again
@@ -180,7 +186,7 @@ void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_
                       uint32_t width);
 
 // `add`: an atomicAdd and its type (see WarpInstruction::add).
-inline void RecordGlobal(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
+WS_INLINE inline void RecordGlobal(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                          uint32_t width, Op op, bool is_volatile = false, AtomicAdd add = AtomicAdd::No) {
   if (t.size == kChunk) ChunkCheck(t);
   LaneEvent& e = t.buf[t.size++];

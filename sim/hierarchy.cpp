@@ -1,8 +1,16 @@
 // The memory hierarchy of a launch (see hierarchy.h): recording per warp, replay per wave.
-// Section index: sectors · stream encoding · recording · replay · finish.
+// Section index: sectors · stream encoding · spill file · recording · replay · finish.
 #include "sim/hierarchy.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace ws::sim {
 
@@ -53,9 +61,81 @@ uint64_t GetVarint(const uint8_t*& p) {
 uint64_t ZigZag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
 int64_t UnZigZag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
 
+// The longest record: header (5 bytes), trace index (10), count (1), first sector (10) and 31
+// gaps (10 each). A replay window always holds at least this much, or the rest of its chunk.
+constexpr size_t kMaxRecordBytes = 5 + 10 + 1 + 10 + 31 * 10;
+constexpr size_t kWindowBytes = 2048;
+
+// Where a warp's earlier records went when the wave's streams outgrew their budget.
+struct Chunk {
+  uint64_t offset;
+  uint64_t bytes;
+};
+
 struct WarpStream {
-  std::vector<uint8_t> bytes;
+  std::vector<Chunk> spilled;  // its first records, in order, in the spill file
+  std::vector<uint8_t> bytes;  // the records after them, in memory
   uint64_t last[kSiteSlots] = {};  // encoder state (the decoder keeps its own copy)
+  bool Empty() const { return spilled.empty() && bytes.empty(); }
+};
+
+// ---- spill file ---------------------------------------------------------------------------
+// A temporary file in $TMPDIR (or /tmp), unlinked as soon as it is made: the system removes it
+// when the file is closed or the process ends, whatever happens. When no file can be made or
+// written, the streams stay in memory (unbounded, as before) rather than losing counts.
+class SpillFile {
+ public:
+  SpillFile() = default;
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+  ~SpillFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool usable() const { return !failed_; }
+
+  // Appends n bytes; false (and unusable from then on) if they could not be written.
+  bool Append(const uint8_t* p, size_t n, uint64_t* offset) {
+    if (failed_ || (fd_ < 0 && !Open())) return false;
+    *offset = end_;
+    for (size_t done = 0; done < n;) {
+      const ssize_t w = ::pwrite(fd_, p + done, n - done, off_t(end_ + done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        failed_ = true;
+        return false;
+      }
+      done += size_t(w);
+    }
+    end_ += n;
+    return true;
+  }
+  void Read(uint64_t offset, uint8_t* p, size_t n) const {
+    for (size_t done = 0; done < n;) {
+      const ssize_t r = ::pread(fd_, p + done, n - done, off_t(offset + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0)
+        throw std::runtime_error(std::string("the cache model could not read back its temporary file: ") +
+                                 (r < 0 ? std::strerror(errno) : "it is shorter than written"));
+      done += size_t(r);
+    }
+  }
+
+ private:
+  bool Open() {
+    const char* env = std::getenv("TMPDIR");
+    const std::string dir = env && *env ? env : "/tmp";
+    fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd_ < 0) {  // a file system without O_TMPFILE
+      std::string name = dir + "/warpscope-replay-XXXXXX";
+      fd_ = ::mkostemp(name.data(), O_CLOEXEC);
+      if (fd_ >= 0) ::unlink(name.c_str());
+    }
+    failed_ = fd_ < 0;
+    return !failed_;
+  }
+  int fd_ = -1;
+  bool failed_ = false;
+  uint64_t end_ = 0;
 };
 
 struct BlockStream {
@@ -82,14 +162,17 @@ struct MemoryHierarchy::Impl {
   uint64_t waves = 0;
   uint64_t wave_start = 0;  // first block of the wave being recorded
   std::vector<BlockStream> blocks;  // the wave being recorded
+  // The wave's streams in memory (bytes) and the most they may take before they are spilled.
+  uint64_t buffered = 0, budget;
+  SpillFile spill;
   std::vector<std::unique_ptr<SectorCache>> l1;  // per SM, made on first use
   std::unique_ptr<SectorCache> l2;
   static constexpr size_t kMaxL1Events = size_t(1) << 20;
 
   Impl(const DeviceProfile& d, uint32_t regs, const LaunchShape& s, std::vector<Counters>* ps,
-       Trace* t, int64_t tb)
+       Trace* t, int64_t tb, uint64_t buffer_bytes)
       : device(d), registers(regs ? regs : kDefaultRegistersPerThread), shape(s), per_site(ps),
-        trace(t), traced_block(tb) {
+        trace(t), traced_block(tb), budget(buffer_bytes) {
     l2 = std::make_unique<SectorCache>(SectorCache::Config{device.l2_bytes, device.l2_ways});
     if (traced_block >= 0) traced_sm = SmOfBlock(device, uint64_t(traced_block));
   }
@@ -152,6 +235,7 @@ struct MemoryHierarchy::Impl {
     const int n = DistinctSectors(ins, s);
     if (n == 0) return;
     auto& b = w.bytes;
+    const size_t before = b.size();
     PutVarint(b, (uint64_t(ins.site) + 1) << 3 | uint64_t(ins.op) << 1 | (trace_index >= 0));
     if (trace_index >= 0) PutVarint(b, uint64_t(trace_index));
     PutVarint(b, uint64_t(n));
@@ -159,22 +243,77 @@ struct MemoryHierarchy::Impl {
     PutVarint(b, ZigZag(int64_t(s[0] - last)));
     last = s[0];
     for (int i = 1; i < n; ++i) PutVarint(b, s[i] - s[i - 1] - 1);
+    buffered += b.size() - before;
+    if (buffered > budget) Spill();
   }
 
   void Barrier() {
     if (blocks.empty()) return;
     for (auto& w : blocks.back().warps) w.bytes.push_back(0);
+    buffered += blocks.back().warps.size();
+    if (buffered > budget) Spill();
+  }
+
+  // Moves every warp's records in memory to the end of the spill file (each warp's records
+  // stay in order: its chunks, then what it records next) and frees their memory.
+  void Spill() {
+    if (!spill.usable()) return;
+    for (auto& b : blocks)
+      for (auto& w : b.warps) {
+        if (w.bytes.empty()) continue;
+        uint64_t offset = 0;
+        if (!spill.Append(w.bytes.data(), w.bytes.size(), &offset)) return;  // keep them here
+        w.spilled.push_back({offset, w.bytes.size()});
+        buffered -= w.bytes.size();
+        std::vector<uint8_t>().swap(w.bytes);
+      }
   }
 
   // ---- replay ----
+  // A warp's place in its stream: its spilled chunks are read through a small window, then
+  // its records in memory are read in place. p == end: the warp has no record left.
   struct Cursor {
     BlockStream* block;
     uint32_t block_slot;
-    const uint8_t* p;
-    const uint8_t* end;
+    const WarpStream* warp;
+    const uint8_t* p = nullptr;
+    const uint8_t* end = nullptr;
+    size_t chunk = 0;        // the spilled chunk being read
+    uint64_t chunk_read = 0; // its bytes already in the window
+    bool in_memory = false;  // reading warp->bytes
+    std::vector<uint8_t> window;
     uint64_t last[kSiteSlots] = {};
     bool waiting = false;
   };
+
+  // Keeps at least one whole record ahead of c.p (chunks hold whole records), or moves to the
+  // next chunk, or to the records in memory once the chunks are read.
+  void Refill(Cursor& c) const {
+    const WarpStream& w = *c.warp;
+    while (!c.in_memory && size_t(c.end - c.p) < kMaxRecordBytes) {
+      const size_t left = size_t(c.end - c.p);
+      if (c.chunk < w.spilled.size() && c.chunk_read < w.spilled[c.chunk].bytes) {
+        const Chunk& k = w.spilled[c.chunk];
+        if (c.window.empty()) c.window.resize(kWindowBytes);
+        if (left) std::memmove(c.window.data(), c.p, left);
+        const size_t take = size_t(std::min<uint64_t>(kWindowBytes - left, k.bytes - c.chunk_read));
+        spill.Read(k.offset + c.chunk_read, c.window.data() + left, take);
+        c.chunk_read += take;
+        c.p = c.window.data();
+        c.end = c.p + left + take;
+      } else if (left) {
+        return;  // the rest of a chunk: whole records
+      } else if (c.chunk + 1 < w.spilled.size()) {
+        ++c.chunk;
+        c.chunk_read = 0;
+      } else {
+        std::vector<uint8_t>().swap(c.window);
+        c.in_memory = true;
+        c.p = w.bytes.data();
+        c.end = c.p + w.bytes.size();
+      }
+    }
+  }
 
   void Replay() {
     if (blocks.empty()) return;
@@ -182,13 +321,24 @@ struct MemoryHierarchy::Impl {
     const uint64_t wave = WaveOfBlock(residency, blocks.front().block);
     const bool log_now = log_l1 && wave <= logged_until_wave;
     std::vector<Cursor> cursors;
+    size_t warps = 0;
+    for (const auto& b : blocks) warps += b.warps.size();
+    cursors.reserve(warps);  // never moved: a cursor may point into its own window
     // Per block: its cursors [first[b], first[b+1]) and how many of them wait at a barrier.
     std::vector<uint32_t> first(blocks.size() + 1, 0), arrived(blocks.size(), 0);
     for (uint32_t bi = 0; bi < blocks.size(); ++bi) {
       first[bi] = uint32_t(cursors.size());
       for (auto& w : blocks[bi].warps)
-        if (!w.bytes.empty())
-          cursors.push_back({&blocks[bi], bi, w.bytes.data(), w.bytes.data() + w.bytes.size()});
+        if (!w.Empty()) {
+          cursors.emplace_back();
+          Cursor& c = cursors.back();
+          c.block = &blocks[bi];
+          c.block_slot = bi;
+          c.warp = &w;
+          c.in_memory = w.spilled.empty();
+          if (c.in_memory) c.p = w.bytes.data(), c.end = c.p + w.bytes.size();
+          Refill(c);
+        }
     }
     first[blocks.size()] = uint32_t(cursors.size());
     std::vector<uint32_t> live(cursors.size());
@@ -200,7 +350,9 @@ struct MemoryHierarchy::Impl {
         Cursor& c = cursors[live[li]];
         if (!c.waiting && c.p != c.end) {
           progress = true;
-          if (Step(c, log_now)) {  // at a barrier
+          const bool at_barrier = Step(c, log_now);
+          Refill(c);
+          if (at_barrier) {
             c.waiting = true;
             const uint32_t b = c.block_slot;
             if (++arrived[b] == first[b + 1] - first[b]) {
@@ -215,6 +367,7 @@ struct MemoryHierarchy::Impl {
       if (!progress) break;  // cannot happen for a well-formed stream; never hang
     }
     blocks.clear();
+    buffered = 0;
   }
 
   // Issues the warp's next record: an instruction (false), or its arrival at a barrier (true).
@@ -313,9 +466,9 @@ struct MemoryHierarchy::Impl {
 
 MemoryHierarchy::MemoryHierarchy(const DeviceProfile& device, uint32_t registers_per_thread,
                                  const LaunchShape& shape, std::vector<Counters>* per_site,
-                                 Trace* trace, int64_t traced_block)
+                                 Trace* trace, int64_t traced_block, uint64_t buffer_bytes)
     : impl_(std::make_unique<Impl>(device, registers_per_thread, shape, per_site, trace,
-                                   traced_block)) {}
+                                   traced_block, buffer_bytes)) {}
 MemoryHierarchy::~MemoryHierarchy() = default;
 void MemoryHierarchy::BeginBlock(uint64_t block, uint32_t warps, uint64_t shared_bytes) {
   impl_->BeginBlock(block, warps, shared_bytes);

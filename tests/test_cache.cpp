@@ -1,8 +1,14 @@
-// The cache model's rules on hand-worked access streams, and block residency on an SM.
+// The cache model's rules on hand-worked access streams, block residency on an SM, and the
+// replay's bounded memory (streams spilled to a file give the same counters).
 #include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
 
 #include "sim/cache.h"
 #include "sim/device_profile.h"
+#include "sim/hierarchy.h"
+#include "sim/trace.h"
 
 namespace ws::sim {
 namespace {
@@ -154,6 +160,85 @@ TEST(Placement, ConsecutiveBlocksGoToConsecutiveSmsWaveByWave) {
   EXPECT_EQ(SmOfBlock(H100(), 133), 1u);
   EXPECT_EQ(WaveOfBlock(r, 1055), 0u);
   EXPECT_EQ(WaveOfBlock(r, 1056), 1u);
+}
+
+// ---- the replay's memory bound (sim/hierarchy.h) ----
+
+// A made-up launch through the hierarchy with a given stream budget: 40 blocks of 8 warps on a
+// 2-SM device with a 32 KiB L2 (16 blocks a wave: 3 waves; L2 evictions and write-backs), each
+// warp 24 global instructions over 64 KiB (runs of 32 floats and 32 scattered floats; loads,
+// stores, atomics) with a barrier after the 12th; warp 0 of block 17 traced.
+struct Replayed {
+  std::vector<Counters> per_site;
+  Trace trace;
+};
+Replayed ReplayMadeUpLaunch(uint64_t budget) {
+  DeviceProfile d = *FindDeviceProfile("H100");
+  d.sms = 2;
+  d.l2_bytes = 32 << 10;
+  LaunchShape shape;
+  shape.grid = {40, 1, 1};
+  shape.block = {256, 1, 1};
+  Replayed r;
+  r.per_site.resize(4);
+  MemoryHierarchy h(d, 32, shape, &r.per_site, &r.trace, 17, budget);
+  uint64_t x = 12345;
+  auto next = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  const uint64_t base = 0x7f0000000000ull;
+  for (uint64_t b = 0; b < 40; ++b) {
+    h.BeginBlock(b, 8, 0);
+    for (int i = 0; i < 24; ++i) {
+      if (i == 12) h.Barrier();
+      for (uint32_t w = 0; w < 8; ++w) {
+        WarpInstruction ins;
+        ins.warp = w;
+        ins.site = uint32_t(i % 4);
+        ins.op = i % 7 == 6 ? Op::Atomic : i % 3 == 2 ? Op::Store : Op::Load;
+        ins.mask = ~0u;
+        const uint64_t run = base + next() % 2048 * 32;
+        for (int l = 0; l < 32; ++l)
+          ins.addr[l] = i % 2 ? run + 4 * l : base + next() % (16 << 10) * 4;
+        int64_t traced = -1;
+        if (b == 17 && w == 0) {
+          traced = int64_t(r.trace.instructions.size());
+          r.trace.instructions.push_back(ins);
+        }
+        h.Record(ins, traced);
+      }
+    }
+  }
+  h.Finish(0);
+  return r;
+}
+
+TEST(Replay, StreamsSpilledToAFileGiveTheCountersOfStreamsInMemory) {
+  // A 256-byte budget: every warp's 24 records (a scattered one alone is over 32 bytes) go to
+  // the spill file many times over and come back through the 2 KiB windows. The replay order
+  // is the same, so every counter, served-from mark and L1 log entry must be too.
+  const Replayed memory = ReplayMadeUpLaunch(MemoryHierarchy::kDefaultBufferBytes);
+  const Replayed spilled = ReplayMadeUpLaunch(256);
+  ASSERT_EQ(memory.trace.caches.waves, 3u);  // 40 blocks, 2 SMs x 8 blocks of 256 threads
+  for (uint32_t s = 0; s < 4; ++s) {
+    const Counters& a = memory.per_site[s];
+    const Counters& b = spilled.per_site[s];
+    EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << "site " << s;
+  }
+  const Counters& load_site = memory.per_site[0];  // i = 0, 4, ..., 20: loads, some stores
+  EXPECT_GT(load_site.l1_hits[int(Op::Load)], 0u);
+  EXPECT_GT(load_site.dram_read_bytes, 0u);
+  uint64_t written = 0;
+  for (const auto& c : memory.per_site) written += c.dram_write_bytes;
+  EXPECT_GT(written, 0u);  // the 32 KiB L2 evicted dirty lines
+  ASSERT_EQ(memory.trace.instructions.size(), 24u);
+  for (size_t i = 0; i < 24; ++i)
+    EXPECT_EQ(memory.trace.instructions[i].served, spilled.trace.instructions[i].served) << i;
+  ASSERT_EQ(memory.trace.caches.l1_events.size(), spilled.trace.caches.l1_events.size());
+  for (size_t e = 0; e < memory.trace.caches.l1_events.size(); ++e) {
+    const auto& a = memory.trace.caches.l1_events[e];
+    const auto& b = spilled.trace.caches.l1_events[e];
+    EXPECT_TRUE(a.line == b.line && a.slot == b.slot && a.valid == b.valid) << e;
+  }
+  EXPECT_EQ(memory.trace.caches.l1_events_until, spilled.trace.caches.l1_events_until);
 }
 
 }  // namespace

@@ -32,6 +32,7 @@ int GuiMain(int argc, char** argv) {
   app.add_option("--scale", o.scale, "UI scale (0.5 .. 4)");
   app.add_option("--size", o.size, "window size WIDTHxHEIGHT");
   app.add_flag("--fullscreen", o.fullscreen, "start full screen on the primary monitor (F11 toggles)");
+  app.add_flag("--no-caches", o.no_caches, "simulate without the cache model: no served-from marks, no L1 view");
   app.add_flag("--present", o.present, "start in presenter mode: the two memory views alone, large (P toggles)");
   app.add_option("--side", o.side,
                  "the side panel's tab at start: counters (timings and counters), chart (memory chart) or l1 (L1 cache)")

@@ -17,6 +17,7 @@ struct GuiOptions {
   std::string size;
   bool fullscreen = false;
   bool present = false;  // start in presenter mode
+  bool no_caches = false;  // simulate without the cache model: no served-from marks, no L1 view
   std::string side = "counters";  // the side panel's tab at start: "counters", "chart" or "l1"
   std::string screenshot, layout_out;
   int frames = 3;

@@ -77,6 +77,7 @@ void SimWorker::Loop() {
       sim::LaunchOptions opt;
       opt.selection = {sim::Selection::Kind::Block, job.block, 0};
       opt.control = &control_;
+      opt.caches = job.caches;
       r.outcome = std::make_shared<kernels::SimOutcome>(kernels::Simulate(ref, req, opt));
     } catch (const std::bad_alloc&) {
       r.error = "out of memory simulating " + job.variant + " at n=" + std::to_string(job.n) + "; try a smaller n";

@@ -23,6 +23,7 @@ struct SimJob {
   std::string variant;  // "family/variant"
   int n = 0;
   uint32_t block = 0;   // the block whose warps are recorded
+  bool caches = true;   // the cache model (sim/hierarchy.h) on
 };
 
 struct SimResult {

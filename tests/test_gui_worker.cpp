@@ -1,5 +1,6 @@
 // The GUI's simulation worker can always be stopped: Cancel ends a running simulation, and
-// destroying the worker (closing the window) does too, so the program always exits.
+// destroying the worker (closing the window) does too, so the program always exits; a job can
+// turn the cache model off.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -53,4 +54,29 @@ TEST(SimWorker, DestroyingTheWorkerStopsItsSimulation) {
   const auto t0 = Clock::now();
   w.reset();
   EXPECT_LT(Since(t0), 10.0);
+}
+
+// `warpscope gui --no-caches` reaches the simulation: the trace then carries no cache model, so
+// the memory view draws no served-from marks and the L1 tab says there is none.
+TEST(SimWorker, JobWithoutCachesSimulatesWithoutTheCacheModel) {
+  for (const bool caches : {true, false}) {
+    ws::app::SimWorker w;
+    ws::app::SimJob job{0, 1, "shortcut/v1", 64, 0};
+    job.caches = caches;
+    w.Submit(job);
+    std::vector<ws::app::SimResult> got;
+    const auto t0 = Clock::now();
+    while (got.empty() && Since(t0) < 60) {
+      got = w.Poll();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(got.size(), 1u);
+    ASSERT_NE(got[0].outcome, nullptr) << got[0].error;
+    const auto& t = got[0].outcome->trace;
+    EXPECT_EQ(t.caches.device.empty(), !caches);
+    // Warp 0's first load of d comes from DRAM when the caches are modelled (they start cold).
+    ASSERT_FALSE(t.instructions.empty());
+    EXPECT_EQ(ws::sim::SectorServedFrom(t.instructions.front(), 0),
+              caches ? ws::sim::ServedFrom::Dram : ws::sim::ServedFrom::None);
+  }
 }

@@ -162,7 +162,8 @@ struct MemoryHierarchy::Impl {
   uint64_t waves = 0;
   uint64_t wave_start = 0;  // first block of the wave being recorded
   std::vector<BlockStream> blocks;  // the wave being recorded
-  // The wave's streams in memory (bytes) and the most they may take before they are spilled.
+  // The memory the wave's streams hold (their vectors' capacity, bytes) and the most they may
+  // hold before they are spilled.
   uint64_t buffered = 0, budget;
   SpillFile spill;
   std::vector<std::unique_ptr<SectorCache>> l1;  // per SM, made on first use
@@ -235,7 +236,7 @@ struct MemoryHierarchy::Impl {
     const int n = DistinctSectors(ins, s);
     if (n == 0) return;
     auto& b = w.bytes;
-    const size_t before = b.size();
+    const size_t before = b.capacity();
     PutVarint(b, (uint64_t(ins.site) + 1) << 3 | uint64_t(ins.op) << 1 | (trace_index >= 0));
     if (trace_index >= 0) PutVarint(b, uint64_t(trace_index));
     PutVarint(b, uint64_t(n));
@@ -243,14 +244,17 @@ struct MemoryHierarchy::Impl {
     PutVarint(b, ZigZag(int64_t(s[0] - last)));
     last = s[0];
     for (int i = 1; i < n; ++i) PutVarint(b, s[i] - s[i - 1] - 1);
-    buffered += b.size() - before;
+    buffered += b.capacity() - before;
     if (buffered > budget) Spill();
   }
 
   void Barrier() {
     if (blocks.empty()) return;
-    for (auto& w : blocks.back().warps) w.bytes.push_back(0);
-    buffered += blocks.back().warps.size();
+    for (auto& w : blocks.back().warps) {
+      const size_t before = w.bytes.capacity();
+      w.bytes.push_back(0);
+      buffered += w.bytes.capacity() - before;
+    }
     if (buffered > budget) Spill();
   }
 
@@ -264,7 +268,7 @@ struct MemoryHierarchy::Impl {
         uint64_t offset = 0;
         if (!spill.Append(w.bytes.data(), w.bytes.size(), &offset)) return;  // keep them here
         w.spilled.push_back({offset, w.bytes.size()});
-        buffered -= w.bytes.size();
+        buffered -= w.bytes.capacity();
         std::vector<uint8_t>().swap(w.bytes);
       }
   }

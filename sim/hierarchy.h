@@ -20,10 +20,11 @@
 //    from DRAM on a miss; stores and atomics write their sectors (write-back, no fill from DRAM
 //    for a store: the L2 keeps byte masks); dirty lines reach DRAM when evicted. Nothing is
 //    written back when the kernel ends: ncu sees those bytes written later, not in the kernel.
-// Memory: a wave's streams grow with the wave (shortcut v0 at n = 1024: about 260 MB). Past
-// `buffer_bytes` in memory they are written to a temporary file and read back through a 2 KB
-// window per warp during the replay, so memory stays within the budget plus 2 KB per resident
-// warp whatever n is; the replay order, hence every counter, is the same.
+// Memory: a wave's streams grow with the wave (shortcut v0 at n = 1024: about 260 MB). When
+// they hold more than `buffer_bytes` of memory (16 MiB by default) they are written to a
+// temporary file and read back through a 2 KiB window per warp during the replay, so memory
+// stays within the budget plus 2 KiB per resident warp (at most 64 x 132 on an H100: 17 MB)
+// whatever n is; the replay order, hence every counter, is the same.
 // Not modelled: timing (the order is a policy, not a clock), misses in flight merging, the L2's
 // two partitions, ECC and the hardware's real hash and replacement policy (see cache.h).
 #pragma once
@@ -42,7 +43,7 @@ class MemoryHierarchy {
   // per_site (indexed by WarpInstruction::site) and trace receive the counters and marks; both
   // must outlive the hierarchy. traced_block: the block whose SM's L1 is logged for a picture
   // (-1: none). buffer_bytes: the most the recorded streams keep in memory (see above).
-  static constexpr uint64_t kDefaultBufferBytes = uint64_t(32) << 20;
+  static constexpr uint64_t kDefaultBufferBytes = uint64_t(16) << 20;
   MemoryHierarchy(const DeviceProfile& device, uint32_t registers_per_thread,
                   const LaunchShape& shape, std::vector<Counters>* per_site, Trace* trace,
                   int64_t traced_block, uint64_t buffer_bytes = kDefaultBufferBytes);

@@ -1405,6 +1405,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
     e.hierarchy = std::make_unique<MemoryHierarchy>(
         e.opt.device ? *e.opt.device : DeviceProfiles().front(), e.opt.registers_per_thread, s,
         &e.per_site, &e.trace, one_block ? int64_t(sel.block) : -1);
+    if (e.opt.control) e.hierarchy->StopWhen(&e.opt.control->cancel);
   }
   {
     detail::Watchdog watchdog(e.opt.watchdog_seconds, e.opt.control);

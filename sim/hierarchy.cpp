@@ -160,6 +160,7 @@ struct MemoryHierarchy::Impl {
   Residency residency;
   bool fixed = false;
   uint64_t waves = 0;
+  const std::atomic<bool>* cancel = nullptr;  // set: stop replaying at the next turn
   uint64_t wave_start = 0;  // first block of the wave being recorded
   std::vector<BlockStream> blocks;  // the wave being recorded
   // The memory the wave's streams hold (their vectors' capacity, bytes) and the most they may
@@ -319,6 +320,8 @@ struct MemoryHierarchy::Impl {
     }
   }
 
+  bool Cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+
   void Replay() {
     if (blocks.empty()) return;
     ++waves;
@@ -369,6 +372,7 @@ struct MemoryHierarchy::Impl {
       }
       live.resize(kept);
       if (!progress) break;  // cannot happen for a well-formed stream; never hang
+      if (Cancelled()) break;  // a cancelled launch's counters cover only what ran
     }
     blocks.clear();
     buffered = 0;
@@ -450,6 +454,7 @@ struct MemoryHierarchy::Impl {
   // ---- finish ----
   void Finish(uint64_t shared_bytes) {
     Fix(shared_bytes);
+    if (Cancelled()) blocks.clear();  // nothing more is replayed: the user asked to stop
     Replay();
     trace->caches.waves = waves;
     // Steps that are not global accesses (shared, or never replayed) show the L1 as the step
@@ -482,5 +487,6 @@ void MemoryHierarchy::Record(const WarpInstruction& ins, int64_t trace_index) {
 }
 void MemoryHierarchy::Barrier() { impl_->Barrier(); }
 void MemoryHierarchy::Finish(uint64_t shared_bytes) { impl_->Finish(shared_bytes); }
+void MemoryHierarchy::StopWhen(const std::atomic<bool>* cancel) { impl_->cancel = cancel; }
 
 }  // namespace ws::sim

@@ -28,6 +28,7 @@
 // Not modelled: timing (the order is a policy, not a clock), misses in flight merging, the L2's
 // two partitions, ECC and the hardware's real hash and replacement policy (see cache.h).
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -58,6 +59,10 @@ class MemoryHierarchy {
   // The launch ended (shared_bytes: what its blocks' shared arrays need): replays what is left
   // and fills Trace::caches.
   void Finish(uint64_t shared_bytes);
+  // A replay (a wave's, or the last at Finish) stops at its next turn once *cancel is set, and
+  // Finish then replays nothing: a cancelled simulation ends at once, its cache counters
+  // covering part of what ran.
+  void StopWhen(const std::atomic<bool>* cancel);
 
  private:
   struct Impl;

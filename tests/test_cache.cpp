@@ -2,6 +2,7 @@
 // replay's bounded memory (streams spilled to a file give the same counters).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -172,7 +173,8 @@ struct Replayed {
   std::vector<Counters> per_site;
   Trace trace;
 };
-Replayed ReplayMadeUpLaunch(uint64_t budget) {
+// cancel_at_end: the launch is cancelled after its last block ran, before Finish.
+Replayed ReplayMadeUpLaunch(uint64_t budget, bool cancel_at_end = false) {
   DeviceProfile d = *FindDeviceProfile("H100");
   d.sms = 2;
   d.l2_bytes = 32 << 10;
@@ -182,6 +184,8 @@ Replayed ReplayMadeUpLaunch(uint64_t budget) {
   Replayed r;
   r.per_site.resize(4);
   MemoryHierarchy h(d, 32, shape, &r.per_site, &r.trace, 17, budget);
+  std::atomic<bool> cancel{false};
+  h.StopWhen(&cancel);
   uint64_t x = 12345;
   auto next = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
   const uint64_t base = 0x7f0000000000ull;
@@ -207,8 +211,26 @@ Replayed ReplayMadeUpLaunch(uint64_t budget) {
       }
     }
   }
+  cancel = cancel_at_end;
   h.Finish(0);
   return r;
+}
+
+TEST(Replay, CancelledLaunchReplaysNothingMore) {
+  // 40 blocks, 16 a wave: waves 0 and 1 are replayed as block 16 and block 32 begin; wave 2
+  // (blocks 32..39) only at Finish. Cancelled before Finish, it is never replayed: 2 waves, and
+  // the sites count fewer L2 sectors than the whole launch does. Block 17 (wave 1) keeps its marks.
+  const Replayed whole = ReplayMadeUpLaunch(MemoryHierarchy::kDefaultBufferBytes);
+  const Replayed cut = ReplayMadeUpLaunch(MemoryHierarchy::kDefaultBufferBytes, true);
+  EXPECT_EQ(whole.trace.caches.waves, 3u);
+  EXPECT_EQ(cut.trace.caches.waves, 2u);
+  uint64_t l2_whole = 0, l2_cut = 0;
+  for (uint32_t s = 0; s < 4; ++s)
+    for (int o = 0; o < 4; ++o) l2_whole += whole.per_site[s].l2_sectors[o], l2_cut += cut.per_site[s].l2_sectors[o];
+  EXPECT_GT(l2_cut, 0u);
+  EXPECT_LT(l2_cut, l2_whole);
+  ASSERT_EQ(cut.trace.instructions.size(), 24u);
+  for (size_t i = 0; i < 24; ++i) EXPECT_EQ(cut.trace.instructions[i].served, whole.trace.instructions[i].served) << i;
 }
 
 TEST(Replay, StreamsSpilledToAFileGiveTheCountersOfStreamsInMemory) {

@@ -841,7 +841,28 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   }
   // What is seen of the pane ends half a padding above its bottom edge.
   const float content_bottom = ImGui::GetCursorScreenPos().y - style.ItemSpacing.y + ImGui::GetScrollY();
-  p.overflowed = content_bottom > ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.WindowPadding.y * 0.5f + 1.0f;
+  const float visible_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.WindowPadding.y * 0.5f;
+  p.overflowed = content_bottom > visible_bottom + 1.0f;
+  // A pane that scrolls (a 720-line projector at scale 2) brings the array the step touches into
+  // sight, its label and first row of cells, in the first frames of each step (its scroll range
+  // follows the content a frame late); then the user may scroll away from it.
+  if (p.in_sight_step != p.step) p.in_sight_step = p.step, p.in_sight_frames = 0;
+  if (p.overflowed && p.outcome && p.in_sight_frames < 8) {
+    ++p.in_sight_frames;
+    const sim::WarpInstruction* ins = p.frame.Focus();
+    const visual::Placed* grid = nullptr;
+    if (ins && ins->array >= 0)
+      for (const auto& pl : placed_)
+        if (pl.pane == p.name && pl.kind == "grid" && pl.name == p.outcome->trace.arrays[size_t(ins->array)].name) grid = &pl;
+    if (grid) {
+      const float top = ImGui::GetWindowPos().y + style.WindowPadding.y * 0.5f;
+      const float below = grid->rect.y + std::min(grid->rect.h, grid->cell) - visible_bottom;
+      const float above = top - (grid->rect.y - ImGui::GetTextLineHeightWithSpacing());
+      // Down to its first row of cells, but not past its label; else up to its label.
+      const float delta = below > 0.5f ? std::min(below, -above) : above > 0.5f ? -above : 0.0f;
+      if (std::abs(delta) > 0.5f) ImGui::SetScrollY(std::max(ImGui::GetScrollY() + delta, 0.0f));
+    }
+  }
   ImGui::EndChild();
   p.rect = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
   if (ImGui::IsItemClicked() && Compare()) focus_ = p.name == "A" ? 0 : 1;

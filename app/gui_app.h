@@ -58,6 +58,8 @@ struct Pane {
   visual::MemoryFlow flow;  // the launch's traffic for the memory chart, set when a simulation arrives
   visual::Rect rect;  // where the pane was drawn last frame
   bool overflowed = false;  // last frame's views ran past the pane's bottom: it scrolls
+  int in_sight_step = -1;   // the step whose array a pane that scrolls brings into sight,
+  int in_sight_frames = 0;  // for this many frames so far
 
   std::string Id() const { return variant.Id(); }
   bool HasShared() const;

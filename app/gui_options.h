@@ -20,7 +20,7 @@ struct GuiOptions {
   bool no_caches = false;  // simulate without the cache model: no served-from marks, no L1 view
   std::string side = "counters";  // the side panel's tab at start: "counters", "chart" or "l1"
   std::string screenshot, layout_out;
-  int frames = 3;
+  int frames = 6;
   bool quit = false;
   int benchmark_frames = 0;
   bool no_settings = false;

@@ -151,10 +151,14 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
   const sim::Trace& trace = *frame.trace;
   Update(frame);
   ImGui::PushID(frame.pane.c_str());
-  ImGui::BeginChild("grids##mem", ImVec2(0, std::max(height, 40.0f * scale)), false,
+  // The plan is made for the room offered; when its slots run past it (a short pane), the view is
+  // as tall as they need (last frame's plan), so that the pane scrolls to them instead of cutting
+  // them off.
+  const float room_h = std::max(height, 40.0f * scale);
+  ImGui::BeginChild("grids##mem", ImVec2(0, std::max(room_h, needed_h_)), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 avail(ImGui::GetContentRegionAvail().x, room_h);
   const float label_h = ImGui::GetTextLineHeightWithSpacing();
 
   std::vector<PlanArray> mine;
@@ -175,6 +179,8 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     h = share->Height(f, h);
   }
   const auto slots = PlanMemoryView(plan_arrays, Rect{origin.x, origin.y, w, h}, scale, label_h);
+  needed_h_ = 0;
+  for (const auto& s : slots) needed_h_ = std::max(needed_h_, s.view.y + s.view.h - origin.y);
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 mouse = ImGui::GetIO().MousePos;

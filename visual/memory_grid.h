@@ -52,6 +52,7 @@ class MemoryGridView {
   };
   void Update(const StepFrame& frame);
   const sim::Trace* trace_ = nullptr;
+  float needed_h_ = 0;  // the height last frame's plan took, past the room offered when that was short
   std::vector<ArrayState> arrays_;  // by array id
   size_t counted_ = 0;                           // frame.history entries in `counts`
   const sim::WarpInstruction* last_counted_ = nullptr;

@@ -57,10 +57,11 @@ const std::vector<Shot>& Shots() {
     std::vector<Shot> out;
     const std::string dir = std::string(WARPSCOPE_TEST_OUT) + "/layout";
     std::filesystem::create_directories(dir);
-    // Every family's pair with the side panel's first tab, and the first family's again with the
-    // memory chart's tab and with the L1 cache's (named "FAMILY+chart", "FAMILY+l1").
+    // Every family's pair with the side panel's first tab, again at its last step (where results
+    // are stored, often by atomics; "FAMILY+last"), and the first family's again with the memory
+    // chart's tab and with the L1 cache's (named "FAMILY+chart", "FAMILY+l1").
     std::vector<std::pair<const kernels::FamilyEntry*, std::string>> runs;
-    for (const auto& f : kernels::Catalog()) runs.push_back({&f, ""});
+    for (const auto& f : kernels::Catalog()) runs.push_back({&f, ""}), runs.push_back({&f, "last"});
     if (!kernels::Catalog().empty()) {
       runs.push_back({&kernels::Catalog().front(), "chart"});
       runs.push_back({&kernels::Catalog().front(), "l1"});
@@ -72,7 +73,8 @@ const std::vector<Shot>& Shots() {
       const std::string a = f.info.name + "/" + vs[0].name;
       std::string pair = vs.size() > 1 ? "--variant " + a + " --compare " + f.info.name + "/" + vs[1].name
                                        : "--variant " + a + " --no-compare";
-      if (!side.empty()) pair += " --side " + side;
+      if (side == "last") pair += " --step 1000000";  // clamped to the last step
+      else if (!side.empty()) pair += " --side " + side;
       for (const Config& c : kConfigs) {
         Shot s;
         s.family = f.info.name + (side.empty() ? "" : "+" + side);
@@ -274,6 +276,37 @@ TEST(LayoutRules, TouchedCellsMeetTheSizeTargets) {
     }
   }
   Judge("cell_size", failed);
+}
+
+// The array the step touches is in sight: the first row of its cells lies inside the visible part
+// of its pane (a pane too short for all its views scrolls to it), not below the fold.
+TEST(LayoutRules, TheArrayTheStepTouchesIsInSight) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object()) continue;
+    for (const auto& cur : s.layout["current"]) {
+      const nlohmann::json* grid = nullptr;
+      for (const auto& p : s.layout["placed"])
+        if (p["kind"] == "grid" && p["pane"] == cur["pane"] && p["name"] == cur["array"]) grid = &p;
+      if (!grid) continue;  // TouchedCellsMeetTheSizeTargets says so
+      const Rect g = RectOf((*grid)["rect"]);
+      const float first_row_bottom = g.y + std::min(g.h, CellSize(*grid));
+      for (const auto& w : s.layout["windows"]) {
+        const std::string name = w["name"].get<std::string>();
+        const Rect r = RectOf(w["rect"]), c = RectOf(w["clip"]);
+        if (name.rfind("/pane_") == std::string::npos || name.find('/', name.rfind("/pane_") + 1) != std::string::npos ||
+            g.x < r.x || g.x >= r.x + r.w)
+          continue;
+        if (g.y >= c.y - 0.5f && first_row_bottom <= c.y + c.h + 0.5f) continue;
+        std::ostringstream d;
+        d << cur["pane"].get<std::string>() << " " << cur["array"].get<std::string>() << ": first row " << g.y << "-"
+          << first_row_bottom << " outside the visible " << c.y << "-" << c.y + c.h;
+        auto& all = failed[Key(s)];
+        all += (all.empty() ? "" : "; ") + d.str();
+      }
+    }
+  }
+  Judge("array_in_sight", failed);
 }
 
 // The L1 cache tab ("FAMILY+l1" shots): wherever the side panel is shown (700 px of width per

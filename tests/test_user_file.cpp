@@ -401,7 +401,7 @@ kernels::SimOutcome SimulateWarp(const std::string& id, uint64_t step_budget = u
 
 bool HasFinding(const kernels::SimOutcome& o, sim::FindingKind kind, uint32_t line) {
   for (const auto& f : o.trace.findings)
-    if (f.kind == kind && f.site < o.trace.sites.size() && o.trace.sites[f.site].line == line) return true;
+    if (f.kind == kind && f.site >= 0 && size_t(f.site) < o.trace.sites.size() && o.trace.sites[f.site].line == line) return true;
   return false;
 }
 

@@ -444,7 +444,9 @@ TEST(FaultBanner, AnAccessFaultNamesBlockThreadLineArrayAndAddress) {
 TEST(Palette, NeighbouringLanesDifferAndNoneIsMaskedGrey) {
   for (int l = 0; l < 32; ++l) {
     EXPECT_FALSE(LaneRgb(l) == kMasked);
-    if (l) EXPECT_FALSE(LaneRgb(l) == LaneRgb(l - 1)) << l;
+    if (l) {
+      EXPECT_FALSE(LaneRgb(l) == LaneRgb(l - 1)) << l;
+    }
   }
 }
 

@@ -100,7 +100,8 @@ bool Pane::HasShared() const {
 // ---- the program ----
 
 Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
-    : opt_(std::move(opt)), settings_(std::move(settings)), message_(std::move(settings_message)) {
+    : opt_(std::move(opt)), settings_(std::move(settings)), message_(std::move(settings_message)),
+      worker_([this] { WakeOnResult(); }) {
   start_ = Clock::now();
   base_scale_ = std::clamp(opt_.scale > 0 ? opt_.scale : settings_.scale, kMinScale, kMaxScale);
   present_ = opt_.present;
@@ -180,6 +181,10 @@ bool Gui::InitWindow() {
     return false;
   }
   glfwMakeContextCurrent(window_);
+  {
+    std::lock_guard lock(wake_mutex_);
+    wake_ok_ = true;
+  }
   glfwSwapInterval(opt_.benchmark_frames || !opt_.screenshot.empty() || !opt_.gif.empty() ? 0 : 1);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -190,6 +195,11 @@ bool Gui::InitWindow() {
   ImGui_ImplOpenGL3_Init("#version 330 core");
   if (opt_.fullscreen) ToggleFullscreen();
   return true;
+}
+
+void Gui::WakeOnResult() {
+  std::lock_guard lock(wake_mutex_);
+  if (wake_ok_) glfwPostEmptyEvent();  // the one GLFW call any thread may make
 }
 
 // Full screen on the primary monitor, or back to the window's last place and size.
@@ -1074,6 +1084,8 @@ void Gui::DrawFrame() {
 
 // ---- main loop ----
 
+constexpr double kLoadingFrameSeconds = 0.05;
+
 int Gui::Run() {
   if (!InitWindow()) return kFailed;
   Request(pane_[0]);
@@ -1132,6 +1144,10 @@ int Gui::Run() {
     glfwSwapBuffers(window_);
     glFinish();
     bench.AfterFrame(*this, t0, Clock::now(), script.Applied());
+    // While a pane loads, a frame each 50 ms shows the progress: the cores go to the simulation
+    // (a software-rendered frame costs as much CPU as a core can give). Input, and the worker's
+    // result, wake the loop at once.
+    if (pane_[0].loading || (Compare() && pane_[1].loading)) glfwWaitEventsTimeout(kLoadingFrameSeconds);
   }
 
   if (!opt_.no_settings) {
@@ -1147,6 +1163,10 @@ int Gui::Run() {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
+  {
+    std::lock_guard lock(wake_mutex_);
+    wake_ok_ = false;
+  }
   glfwDestroyWindow(window_);
   glfwTerminate();
   return rc;

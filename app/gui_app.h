@@ -5,6 +5,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,11 @@ class Gui {
   int timing_n_ = 0;
   visual::Playback pb_;
   double play_accum_ = 0;
+  // The worker wakes the event loop when a result is ready (glfwPostEmptyEvent), only while
+  // GLFW is up: the flag and its lock outlive the worker's threads (declared before it).
+  std::mutex wake_mutex_;
+  bool wake_ok_ = false;
+  void WakeOnResult();
   SimWorker worker_;
   visual::TimelineView timeline_;
   visual::CountersView counters_;

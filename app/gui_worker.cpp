@@ -1,50 +1,68 @@
 // Simulation worker (see gui_worker.h).
 #include "app/gui_worker.h"
 
-#include <algorithm>
 #include <utility>
 
 namespace ws::app {
 
-SimWorker::SimWorker() : thread_([this] { Loop(); }) {}
+SimWorker::SimWorker(std::function<void()> on_result) : on_result_(std::move(on_result)) {
+  for (int p = 0; p < kPanes; ++p) lanes_[p].thread = std::thread([this, p] { Loop(p); });
+}
 
 SimWorker::~SimWorker() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
-    queue_.clear();
-    control_.cancel = true;  // the engine checks it at every block, warp step and watchdog tick
+    for (Lane& l : lanes_) {
+      l.waiting.reset();
+      l.control.cancel = true;  // the engine checks it at every block, warp step and watchdog tick
+    }
   }
   wake_.notify_all();
-  thread_.join();
+  for (Lane& l : lanes_) l.thread.join();
 }
 
 void SimWorker::Submit(SimJob job) {
+  if (job.pane < 0 || job.pane >= kPanes) {
+    SimResult r;
+    r.error = "no pane " + std::to_string(job.pane) + " to simulate " + job.variant + " for";
+    r.job = std::move(job);
+    {
+      std::lock_guard lock(mutex_);
+      done_.push_back(std::move(r));
+    }
+    if (on_result_) on_result_();
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     // A newer request for the same pane replaces one still waiting and stops one running.
-    std::erase_if(queue_, [&](const SimJob& j) { return j.pane == job.pane; });
-    if (running_pane_ == job.pane) control_.cancel = true;
-    queue_.push_back(std::move(job));
+    Lane& l = lanes_[job.pane];
+    if (l.running) l.control.cancel = true;
+    l.waiting = std::move(job);
   }
-  wake_.notify_one();
+  wake_.notify_all();
 }
 
 void SimWorker::Cancel(int pane) {
+  if (pane < 0 || pane >= kPanes) return;
   std::lock_guard lock(mutex_);
-  std::erase_if(queue_, [&](const SimJob& j) { return j.pane == pane; });
-  if (running_pane_ == pane) control_.cancel = true;
+  Lane& l = lanes_[pane];
+  l.waiting.reset();
+  if (l.running) l.control.cancel = true;
 }
 
 SimProgress SimWorker::Progress(int pane) const {
-  std::lock_guard lock(mutex_);
   SimProgress p;
-  if (running_pane_ == pane) {
+  if (pane < 0 || pane >= kPanes) return p;
+  std::lock_guard lock(mutex_);
+  const Lane& l = lanes_[pane];
+  if (l.running) {
     p.running = true;
-    p.blocks_done = control_.blocks_done.load(std::memory_order_relaxed);
-    p.blocks_total = control_.blocks_total.load(std::memory_order_relaxed);
+    p.blocks_done = l.control.blocks_done.load(std::memory_order_relaxed);
+    p.blocks_total = l.control.blocks_total.load(std::memory_order_relaxed);
   } else {
-    p.running = std::any_of(queue_.begin(), queue_.end(), [&](const SimJob& j) { return j.pane == pane; });
+    p.running = l.waiting.has_value();
   }
   return p;
 }
@@ -54,47 +72,58 @@ std::vector<SimResult> SimWorker::Poll() {
   return std::exchange(done_, {});
 }
 
-void SimWorker::Loop() {
+SimResult SimWorker::Run(const SimJob& job, sim::RunControl& control, std::mutex& file_runs) {
+  SimResult r;
+  r.job = job;
+  try {
+    // Finding a kernel file's variant may compile and load it; a file's runs hold the lock.
+    std::unique_lock files(file_runs);
+    const auto ref = kernels::FindVariant(job.variant);
+    if (!ref.family->from_file) files.unlock();
+    kernels::RunRequest req;
+    req.n = job.n;
+    sim::LaunchOptions opt;
+    opt.selection = {sim::Selection::Kind::Block, job.block, 0};
+    opt.control = &control;
+    opt.caches = job.caches;
+    r.outcome = std::make_shared<kernels::SimOutcome>(kernels::Simulate(ref, req, opt));
+  } catch (const std::bad_alloc&) {
+    r.error = "out of memory simulating " + job.variant + " at n=" + std::to_string(job.n) + "; try a smaller n";
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+void SimWorker::Loop(int pane) {
+  Lane& lane = lanes_[pane];
   for (;;) {
     SimJob job;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      wake_.wait(lock, [&] { return stop_ || lane.waiting.has_value(); });
       if (stop_) return;
-      job = std::move(queue_.front());
-      queue_.pop_front();
-      running_pane_ = job.pane;
-      control_.cancel = false;
-      control_.blocks_done = 0;
-      control_.blocks_total = 0;
+      job = std::move(*lane.waiting);
+      lane.waiting.reset();
+      lane.running = true;
+      lane.control.cancel = false;
+      lane.control.blocks_done = 0;
+      lane.control.blocks_total = 0;
     }
-    SimResult r;
-    r.job = job;
-    try {
-      const auto ref = kernels::FindVariant(job.variant);
-      kernels::RunRequest req;
-      req.n = job.n;
-      sim::LaunchOptions opt;
-      opt.selection = {sim::Selection::Kind::Block, job.block, 0};
-      opt.control = &control_;
-      opt.caches = job.caches;
-      r.outcome = std::make_shared<kernels::SimOutcome>(kernels::Simulate(ref, req, opt));
-    } catch (const std::bad_alloc&) {
-      r.error = "out of memory simulating " + job.variant + " at n=" + std::to_string(job.n) + "; try a smaller n";
-    } catch (const std::exception& e) {
-      r.error = e.what();
+    SimResult r = Run(job, lane.control, file_runs_);
+    {
+      std::lock_guard lock(mutex_);
+      lane.running = false;
+      if (lane.control.cancel) {
+        r.cancelled = true;
+        r.outcome.reset();
+        r.error = "simulation of " + job.variant + " at n=" + std::to_string(job.n) + " cancelled";
+        // Superseded by a newer request for the pane: that one's result is the one to show.
+        if (stop_ || lane.waiting.has_value()) continue;
+      }
+      done_.push_back(std::move(r));
     }
-    std::lock_guard lock(mutex_);
-    running_pane_ = -1;
-    if (control_.cancel) {
-      r.cancelled = true;
-      r.outcome.reset();
-      r.error = "simulation of " + job.variant + " at n=" + std::to_string(job.n) + " cancelled";
-      // Superseded by a newer request for the pane: that one's result is the one to show.
-      if (stop_ || std::any_of(queue_.begin(), queue_.end(), [&](const SimJob& j) { return j.pane == job.pane; }))
-        continue;
-    }
-    done_.push_back(std::move(r));
+    if (on_result_) on_result_();
   }
 }
 

@@ -1,13 +1,16 @@
-// The simulation worker: runs kernels::Simulate on its own thread so the UI never waits. The
+// The simulation worker: runs kernels::Simulate off the UI thread so the UI never waits, one
+// thread per pane, so that A and B load side by side on a machine with two cores or more. The
 // newest request per pane wins (a newer one cancels the pane's running simulation); results
 // are collected by Poll each frame. A simulation can always be cancelled, and the destructor
-// cancels the running one, so the program can always exit.
+// cancels the running ones, so the program can always exit.
 #pragma once
+#include <array>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,7 +21,7 @@
 namespace ws::app {
 
 struct SimJob {
-  int pane = 0;
+  int pane = 0;         // 0 (A) or 1 (B)
   uint64_t generation = 0;
   std::string variant;  // "family/variant"
   int n = 0;
@@ -41,8 +44,12 @@ struct SimProgress {
 
 class SimWorker {
  public:
-  SimWorker();
+  static constexpr int kPanes = 2;
+  // `on_result`, if set, is called (on a worker thread) whenever a result is ready for Poll: the
+  // GUI wakes its event loop with it instead of drawing frames while it waits.
+  explicit SimWorker(std::function<void()> on_result = {});
   ~SimWorker();
+  // A job for a pane outside 0..kPanes-1 comes back at once through Poll as an error.
   void Submit(SimJob job);
   // Drops the pane's waiting request and stops its running simulation (a result with
   // `cancelled` set comes back through Poll).
@@ -51,15 +58,24 @@ class SimWorker {
   std::vector<SimResult> Poll();
 
  private:
-  void Loop();
+  // One pane's thread: its waiting request (only the newest is kept) and its running one.
+  struct Lane {
+    std::optional<SimJob> waiting;
+    bool running = false;
+    sim::RunControl control;  // of the running job
+    std::thread thread;
+  };
+  void Loop(int pane);
+  std::function<void()> on_result_;
+  static SimResult Run(const SimJob& job, sim::RunControl& control, std::mutex& file_runs);
   mutable std::mutex mutex_;
   std::condition_variable wake_;
-  std::deque<SimJob> queue_;
   std::vector<SimResult> done_;
   bool stop_ = false;
-  int running_pane_ = -1;      // the pane whose job runs now, -1 when none
-  sim::RunControl control_;    // of the running job
-  std::thread thread_;
+  std::array<Lane, kPanes> lanes_;
+  // Kernel files run one at a time: a file's host code may keep state in globals (a
+  // `__device__` variable is one here), which two panes must not share while both run.
+  std::mutex file_runs_;
 };
 
 }  // namespace ws::app

@@ -1,6 +1,6 @@
 // The GUI's simulation worker can always be stopped: Cancel ends a running simulation, and
 // destroying the worker (closing the window) does too, so the program always exits; a job can
-// turn the cache model off.
+// turn the cache model off; A and B simulate at the same time, and stopping one leaves the other.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -16,9 +16,9 @@ double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 // shortcut/v1 at n=1024 simulates for many seconds: long enough to be caught running.
 ws::app::SimJob LongJob() { return {0, 1, "shortcut/v1", 1024, 0}; }
 
-void WaitUntilBlocksRun(const ws::app::SimWorker& w) {
+void WaitUntilBlocksRun(const ws::app::SimWorker& w, int pane = 0) {
   const auto t0 = Clock::now();
-  while (w.Progress(0).blocks_done == 0 && Since(t0) < 60)
+  while (w.Progress(pane).blocks_done == 0 && Since(t0) < 60)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 }  // namespace
@@ -79,4 +79,46 @@ TEST(SimWorker, JobWithoutCachesSimulatesWithoutTheCacheModel) {
     EXPECT_EQ(ws::sim::SectorServedFrom(t.instructions.front(), 0),
               caches ? ws::sim::ServedFrom::Dram : ws::sim::ServedFrom::None);
   }
+}
+
+// The two panes have a thread each: B's long simulation makes progress while A's runs (with one
+// thread B would wait, 0 blocks done, until A ended), and cancelling A leaves B running.
+TEST(SimWorker, APaneSimulatesWhileTheOtherDoesAndCancelsAlone) {
+  ws::app::SimWorker w;
+  ws::app::SimJob a = LongJob(), b = LongJob();
+  b.pane = 1;
+  w.Submit(a);
+  w.Submit(b);
+  WaitUntilBlocksRun(w, 0);
+  WaitUntilBlocksRun(w, 1);
+  const auto pa = w.Progress(0), pb = w.Progress(1);
+  ASSERT_TRUE(pa.running);
+  ASSERT_TRUE(pb.running);
+  EXPECT_GT(pa.blocks_done, 0u);
+  EXPECT_GT(pb.blocks_done, 0u);
+  EXPECT_LT(pa.blocks_done, pa.blocks_total);  // A has not finished while B started
+  w.Cancel(0);
+  std::vector<ws::app::SimResult> got;
+  const auto t0 = Clock::now();
+  while (got.empty() && Since(t0) < 30) {
+    got = w.Poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].job.pane, 0);
+  EXPECT_TRUE(got[0].cancelled);
+  EXPECT_FALSE(w.Progress(0).running);
+  EXPECT_TRUE(w.Progress(1).running);  // B goes on; the destructor stops it
+}
+
+// A job for a pane that does not exist is an error result, not a crash or a lost request.
+TEST(SimWorker, AJobForNoPaneComesBackAsAnError) {
+  ws::app::SimWorker w;
+  ws::app::SimJob j{2, 1, "shortcut/v1", 64, 0};
+  w.Submit(j);
+  const auto got = w.Poll();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].outcome, nullptr);
+  EXPECT_NE(got[0].error.find("no pane 2"), std::string::npos) << got[0].error;
+  EXPECT_FALSE(w.Progress(2).running);
 }

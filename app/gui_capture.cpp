@@ -240,11 +240,14 @@ bool SaveLayout(const std::string& path, const std::vector<visual::Placed>& plac
   j["height"] = height;
   j["scale"] = scale;
   auto& items = j["placed"] = nlohmann::json::array();
-  for (const auto& p : placed)
+  for (const auto& p : placed) {
     items.push_back({{"pane", p.pane}, {"kind", p.kind}, {"name", p.name},
                      {"rect", {p.rect.x, p.rect.y, p.rect.w, p.rect.h}}, {"rows", p.rows}, {"cols", p.cols},
                      {"zoom", p.zoom}, {"header_h", p.header_h}, {"slot_h", p.slot_h}, {"cell", p.cell},
                      {"row0", p.row0}, {"col0", p.col0}, {"cells_per_elem", p.cells_per_elem}});
+    // The cells the step touches (first and last row and column), where it touches the array.
+    if (p.touched) items.back()["touched"] = {p.touched_r0, p.touched_c0, p.touched_r1, p.touched_c1};
+  }
   auto& texts = j["text"] = nlohmann::json::array();
   for (const auto& t : text) {
     nlohmann::json lines = nlohmann::json::array();

@@ -29,6 +29,8 @@ struct Placed {
   float cell = 0;                    // grids: side of a cell in pixels
   uint64_t row0 = 0, col0 = 0;       // grids: the cell at the rect's top-left (a region further in)
   uint32_t cells_per_elem = 1;       // grids: > 1 when a struct is drawn as 4-byte pieces
+  bool touched = false;              // grids: the step touches the array, in cells [r0..r1] x [c0..c1]
+  uint64_t touched_r0 = 0, touched_c0 = 0, touched_r1 = 0, touched_c1 = 0;
   float header_h = 0, slot_h = 0;  // banks
 };
 

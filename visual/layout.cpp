@@ -65,8 +65,16 @@ float WholeCell(GridShape s, float w, float h, float scale) {
   return fit >= legible ? std::max(std::floor(fit), legible) : fit;
 }
 
+// The step's footprint in an array's cells: a warp's 32 consecutive elements across (the whole
+// row when narrower), `warp_rows` down.
+GridShape Footprint(const PlanArray& a) {
+  return {std::min<uint64_t>(a.shape.rows, std::clamp<uint64_t>(a.warp_rows, 1, 32)), std::min<uint64_t>(a.shape.cols, 32)};
+}
+
 // Cells of one big array in its slot: whole when they fit at a legible size, else a region at the
-// legible size with the overview to its right.
+// legible size with the overview in miniature where it does not cut the footprint: to the
+// region's right when the room beside a footprint's width allows, else below the region when the
+// room under the footprint's height does, else at the end of the label's line.
 ArraySlot FillSlot(const PlanArray& a, Rect label, Rect cells, float scale) {
   ArraySlot s;
   s.name = a.name;
@@ -79,30 +87,44 @@ ArraySlot FillSlot(const PlanArray& a, Rect label, Rect cells, float scale) {
   }
   s.whole = false;
   s.cell = LegibleCell(scale);
-  const float gap = 8.0f * scale;
-  const float ov_w = std::min(cells.w * 0.15f, 96.0f * scale);
-  s.view = {cells.x, cells.y, std::min(cells.w - ov_w - gap, s.cell * float(a.shape.cols)),
-            std::min(cells.h, s.cell * float(a.shape.rows))};
+  const float gap = 8.0f * scale, min_side = 12.0f * scale;
+  const GridShape fp = Footprint(a);
+  const float fp_w = s.cell * float(fp.cols), fp_h = s.cell * float(fp.rows);
+  const float ov_pref = std::min(cells.w * 0.15f, 96.0f * scale);
+  const float beside = std::min(ov_pref, cells.w - fp_w - gap);
+  s.view = {cells.x, cells.y, std::min(cells.w, s.cell * float(a.shape.cols)), std::min(cells.h, s.cell * float(a.shape.rows))};
+  if (beside >= min_side) {
+    s.view.w = std::min(cells.w - beside - gap, s.cell * float(a.shape.cols));
+    const float c = Fit(a.shape, beside, cells.h);
+    s.overview = {s.view.x + s.view.w + gap, cells.y, std::clamp(c * float(a.shape.cols), min_side, beside),
+                  std::clamp(c * float(a.shape.rows), min_side, std::max(cells.h, min_side))};
+  } else if (const float below = std::min(cells.h - fp_h - gap, std::max(cells.h * 0.25f, min_side)); below >= min_side) {
+    s.view.h = std::min(s.view.h, cells.h - below - gap);
+    const float c = Fit(a.shape, cells.w, below);
+    s.overview = {cells.x, s.view.y + s.view.h + gap, std::clamp(c * float(a.shape.cols), min_side, std::max(cells.w, min_side)),
+                  std::clamp(c * float(a.shape.rows), min_side, below)};
+  } else {
+    // At the right end of the label's line, as tall as the line; the label gets the rest.
+    const float h = std::max(label.h, min_side);
+    const float w = std::clamp(h * float(a.shape.cols) / float(std::max<uint64_t>(a.shape.rows, 1)), min_side,
+                               std::max(min_side, label.w * 0.3f));
+    s.overview = {label.x + label.w - w, label.y, w, h};
+    s.label.w = std::max(0.0f, label.w - w - gap);
+  }
   s.view.w = std::max(s.view.w, s.cell);
-  const float c = Fit(a.shape, ov_w, cells.h);
-  const float min_side = 12.0f * scale;
-  s.overview = {s.view.x + s.view.w + gap, cells.y, std::clamp(c * float(a.shape.cols), min_side, std::max(ov_w, min_side)),
-                std::clamp(c * float(a.shape.rows), min_side, std::max(cells.h, min_side))};
+  s.view.h = std::max(s.view.h, s.cell);
   return s;
 }
 
 // How well a slot of w x h shows an array: its cell size when it fits whole at a legible size;
-// otherwise the legible size times the part of a warp's footprint (up to 32 cells across and
-// down) that the region in view can hold.
+// otherwise the legible size times the part of the step's footprint that the region in view can
+// hold (the overview goes where it does not cut the footprint, see FillSlot).
 float Score(const PlanArray& a, float w, float h, float scale) {
-  const GridShape s = a.shape;
-  const float fit = WholeCell(s, w, h, scale), legible = LegibleCell(scale);
+  const float fit = WholeCell(a.shape, w, h, scale), legible = LegibleCell(scale);
   if (fit >= legible) return fit;
-  const float view_w = w - std::min(w * 0.15f, 96.0f * scale) - 8.0f * scale;
-  const float across = std::floor(std::max(view_w, 0.0f) / legible), down = std::floor(std::max(h, 0.0f) / legible);
-  const uint64_t footprint_rows = std::clamp<uint64_t>(a.warp_rows, 1, 32);
-  return legible * std::min(1.0f, across / float(std::min<uint64_t>(s.cols, 32))) *
-         std::min(1.0f, down / float(std::min<uint64_t>(s.rows, footprint_rows)));
+  const GridShape fp = Footprint(a);
+  const float across = std::floor(std::max(w, 0.0f) / legible), down = std::floor(std::max(h, 0.0f) / legible);
+  return legible * std::min(1.0f, across / float(fp.cols)) * std::min(1.0f, down / float(fp.rows));
 }
 
 }  // namespace

@@ -207,7 +207,8 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
         }
       }
     }
-    if (r0 == ~0ull) {  // the step does not touch this array: stay
+    const bool touched = r0 != ~0ull;
+    if (!touched) {  // the step does not touch this array: stay
       r0 = r1 = st.window.row0;
       c0 = c1 = st.window.col0;
     }
@@ -244,6 +245,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
       p.row0 = win.row0;
       p.col0 = win.col0;
       p.cells_per_elem = m.cells_per_elem;
+      if (touched) p.touched = true, p.touched_r0 = r0, p.touched_c0 = c0, p.touched_r1 = r1, p.touched_c1 = c1;
       placed->push_back(p);
     }
 

@@ -309,6 +309,34 @@ TEST(LayoutRules, TheArrayTheStepTouchesIsInSight) {
   Judge("array_in_sight", failed);
 }
 
+// Every cell the step touches is in view: a region of an array too large to draw whole holds the
+// whole footprint of the step (a warp's 32 consecutive floats are one row of 32 cells), not a
+// part of it cut by the slot's edge.
+TEST(LayoutRules, EveryCellTheStepTouchesIsInView) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object()) continue;
+    for (const auto& p : s.layout["placed"]) {
+      if (p["kind"] != "grid" || !p.contains("touched")) continue;
+      const Rect r = RectOf(p["rect"]);
+      const float cell = CellSize(p);
+      if (cell <= 0) continue;
+      const uint64_t rows = uint64_t(r.h / cell + 0.01f), cols = uint64_t(r.w / cell + 0.01f);
+      const uint64_t row0 = p["row0"].get<uint64_t>(), col0 = p["col0"].get<uint64_t>();
+      const auto& t = p["touched"];
+      const uint64_t r0 = t[0].get<uint64_t>(), c0 = t[1].get<uint64_t>(), r1 = t[2].get<uint64_t>(), c1 = t[3].get<uint64_t>();
+      if (r0 >= row0 && r1 < row0 + rows && c0 >= col0 && c1 < col0 + cols) continue;
+      std::ostringstream d;
+      d << p["pane"].get<std::string>() << " " << p["name"].get<std::string>() << ": touched rows " << r0 << "-" << r1
+        << ", cols " << c0 << "-" << c1 << "; in view rows " << row0 << "-" << row0 + rows - 1 << ", cols " << col0 << "-"
+        << col0 + cols - 1 << " (" << cell << " px cells)";
+      auto& all = failed[Key(s)];
+      all += (all.empty() ? "" : "; ") + d.str();
+    }
+  }
+  Judge("touched_in_view", failed);
+}
+
 // The L1 cache tab ("FAMILY+l1" shots): wherever the side panel is shown (700 px of width per
 // unit of scale), every pane with a memory view has its L1's slots drawn, inside the window.
 TEST(LayoutRules, L1ViewShowsEachPanesCacheInsideTheWindow) {

@@ -175,21 +175,42 @@ TEST(Plan, WholeArraysDrawWholePixelCells) {
 TEST(Plan, OneDimensionalArraysAreArrangedForAWarpsRow) {
   // pairs at 1920x1080, scale 1.5: a, b (8x32) and _b (1x32) in 646x234 (30 px labels, 12 px
   // gaps, legible 20 px). A warp reads 32 consecutive elements: one row (warp_rows 1).
-  //   stacked: 3 rows of (234 - 3 * 42) / 3 = 36 px; a's region is 646 - 96.9 - 12 = 537.1 px
-  //     wide: 26 of a warp's 32 cells, 1 row of the 1 needed -> 20 * 26/32 = 16.25; _b whole at
-  //     20 -> worst 16.25.
-  //   three columns of (646 - 24) / 3 = 207.3 px: a's region 207.3 - 31.1 - 12 = 164.2 px, 8 of
-  //     32 cells -> 20 * 8/32 = 5.
-  // Stacked wins: every slot at x = 0, a's region 537.1 x 36.
+  //   stacked: 3 rows of (234 - 3 * 42) / 3 = 36 px; 8x32 does not fit whole at 20 px (8 rows
+  //     are 160 px), so a shows a region: a warp's 32 cells across are 640 px, floor(646 / 20) =
+  //     32 of 32, and floor(36 / 20) = 1 row of the 1 needed -> 20; _b whole at 20 -> worst 20.
+  //   three columns of (646 - 24) / 3 = 207.3 px: floor(207.3 / 20) = 10 of 32 cells -> 6.25.
+  // Stacked wins: every slot at x = 0, a's region 640 x 36, the whole footprint. The overview
+  // cannot go beside it (646 - 640 - 12 < 0) nor below it (36 - 20 - 12 = 4 px < 18), so it
+  // sits at the end of the label's line: 30 px tall, 30 * 32 / 8 = 120 px wide, at x = 526;
+  // the label keeps 646 - 120 - 12 = 514 px.
   const std::vector<PlanArray> arrays = {{"a", {8, 32}, true, 1}, {"b", {8, 32}, true, 1}, {"_b", {1, 32}, true, 1}};
   const auto slots = PlanMemoryView(arrays, Rect{0, 0, 646, 234}, 1.5f, 30.0f);
   ASSERT_EQ(slots.size(), 3u);
   for (const auto& s : slots) EXPECT_FLOAT_EQ(s.view.x, 0.0f) << s.name;
   EXPECT_FALSE(slots[0].whole);
-  EXPECT_NEAR(slots[0].view.w, 537.1f, 1e-3);
+  EXPECT_FLOAT_EQ(slots[0].view.w, 640.0f);
   EXPECT_FLOAT_EQ(slots[0].view.h, 36.0f);
+  EXPECT_FLOAT_EQ(slots[0].overview.x, 526.0f);
+  EXPECT_FLOAT_EQ(slots[0].overview.y, slots[0].label.y);
+  EXPECT_FLOAT_EQ(slots[0].overview.w, 120.0f);
+  EXPECT_FLOAT_EQ(slots[0].overview.h, 30.0f);
+  EXPECT_FLOAT_EQ(slots[0].label.w, 514.0f);
   EXPECT_TRUE(slots[2].whole);
   EXPECT_FLOAT_EQ(slots[2].cell, 20.0f);
+}
+
+// A region keeps its overview beside it when the room right of a warp's footprint allows: a
+// 64x64 matrix read along a row (warp_rows 1) in 900x400 at scale 1 (legible 16 px) is a region
+// (64 x 16 = 1024 px > 900); the footprint is 32 x 16 = 512 px, so the overview takes
+// min(0.15 x 900, 96) = 96 px beside it, 8 px away: the region is 900 - 96 - 8 = 796 px wide.
+TEST(Plan, TheOverviewGoesBesideARegionWhenTheFootprintLeavesRoom) {
+  const std::vector<PlanArray> arrays = {{"m", {64, 64}, true, 1}};
+  const auto slots = PlanMemoryView(arrays, Rect{0, 0, 900, 420}, 1.0f, 20.0f);
+  ASSERT_EQ(slots.size(), 1u);
+  EXPECT_FALSE(slots[0].whole);
+  EXPECT_FLOAT_EQ(slots[0].view.w, 796.0f);
+  EXPECT_FLOAT_EQ(slots[0].overview.x, 804.0f);
+  EXPECT_FLOAT_EQ(slots[0].overview.y, slots[0].view.y);
 }
 
 TEST(Plan, LessonArraysGetTwiceTheHeight) {

@@ -65,10 +65,10 @@ float WholeCell(GridShape s, float w, float h, float scale) {
   return fit >= legible ? std::max(std::floor(fit), legible) : fit;
 }
 
-// The step's footprint in an array's cells: a warp's 32 consecutive elements across (the whole
-// row when narrower), `warp_rows` down.
+// The step's footprint in an array's cells (PlanArray::warp_rows and warp_cols, within the array).
 GridShape Footprint(const PlanArray& a) {
-  return {std::min<uint64_t>(a.shape.rows, std::clamp<uint64_t>(a.warp_rows, 1, 32)), std::min<uint64_t>(a.shape.cols, 32)};
+  return {std::min<uint64_t>(a.shape.rows, std::clamp<uint64_t>(a.warp_rows, 1, 32)),
+          std::min<uint64_t>(a.shape.cols, std::clamp<uint64_t>(a.warp_cols, 1, 32))};
 }
 
 // Cells of one big array in its slot: whole when they fit at a legible size, else a region at the

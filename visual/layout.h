@@ -65,9 +65,12 @@ struct PlanArray {
   std::string name;
   GridShape shape;      // in cells (CellMap::shape)
   bool lesson = false;  // the shown warp touches it: it gets the larger slots
-  // Rows that 32 consecutive elements span: a wrapped 1-D array's warp reads one row (8 rows for
-  // 32-byte structs); a matrix may be read down a column, so up to 32.
+  // The step's footprint: the rows and columns of cells one step spans at most (32 at most
+  // each way). The memory view measures them on the shown warp's recorded steps; without a
+  // record, a wrapped 1-D array's warp reads one row (8 rows for 32-byte structs) and a matrix
+  // may be read down a column, so up to 32.
   uint64_t warp_rows = 32;
+  uint64_t warp_cols = 32;
 };
 struct ArraySlot {
   std::string name;
@@ -81,7 +84,7 @@ struct ArraySlot {
 // Tiny arrays (a result, a counter: where atomics land) come first, a strip at the top, so that a
 // short pane never pushes them out of sight; the others share the rest in the arrangement (1..n
 // columns) that shows the lesson's arrays best (the largest cells when they fit whole, else the
-// most of a warp's footprint at the legible size: 32 cells across, `warp_rows` down), lesson
+// most of the step's footprint at the legible size: `warp_cols` across, `warp_rows` down), lesson
 // arrays twice the height of the others in their column. A cell is a whole number of pixels, so
 // that all cells and gaps of a grid look alike. When the room is too small every slot still gets
 // a row of cells and later slots run past the bottom (the view clips them) rather than overlap.

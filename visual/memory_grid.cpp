@@ -87,6 +87,7 @@ std::vector<PlanArray> MemoryPlanShare::Arrays(int frame) const {
         it->shape.cols = std::max(it->shape.cols, a.shape.cols);
         it->lesson = it->lesson || a.lesson;
         it->warp_rows = std::max(it->warp_rows, a.warp_rows);
+        it->warp_cols = std::max(it->warp_cols, a.warp_cols);
       }
     }
   }
@@ -116,8 +117,25 @@ void MemoryGridView::Update(const StepFrame& frame) {
       const auto& a = t.arrays[i];
       arrays_[i].map = MapCells(a.rows, a.cols, a.count, a.elem_bytes);
     }
-    for (const auto& ins : t.instructions)
-      if (ins.array >= 0 && size_t(ins.array) < arrays_.size()) arrays_[ins.array].lesson = true;
+    for (const auto& ins : t.instructions) {
+      if (ins.array < 0 || size_t(ins.array) >= arrays_.size()) continue;
+      ArrayState& st = arrays_[ins.array];
+      st.lesson = true;
+      // The instruction's footprint: the rows and columns of cells its lanes touch.
+      uint64_t r0 = ~0ull, c0 = ~0ull, r1 = 0, c1 = 0;
+      const uint64_t cols = std::max<uint64_t>(st.map.shape.cols, 1);
+      for (int lane = 0; lane < 32; ++lane) {
+        uint64_t f, l;
+        if (!(ins.mask >> lane & 1) || !CellsOf(t.arrays[ins.array], st.map, ins.addr[lane], ins.width, &f, &l)) continue;
+        r0 = std::min(r0, f / cols), r1 = std::max(r1, l / cols);
+        // A run of cells that wraps past a row's end spans the whole width.
+        if (f / cols != l / cols) c0 = 0, c1 = std::max(c1, cols - 1);
+        else c0 = std::min(c0, f % cols), c1 = std::max(c1, l % cols);
+      }
+      if (r0 == ~0ull) continue;
+      st.span_rows = std::max(st.span_rows, r1 - r0 + 1);
+      st.span_cols = std::max(st.span_cols, c1 - c0 + 1);
+    }
     counted_ = 0;
     last_counted_ = nullptr;
   }
@@ -164,10 +182,19 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
   std::vector<PlanArray> mine;
   for (size_t i = 0; i < trace.arrays.size(); ++i) {
     const CellMap& m = arrays_[i].map;
-    // A matrix may be read down a column; a wrapped 1-D array's 32 consecutive elements are a row.
+    // The footprint of one step: measured on the recorded warps when one warp is shown. Whole-block
+    // steps (and arrays no recorded step touches) use the static guess: a matrix may be read down
+    // a column; a wrapped 1-D array's 32 consecutive elements are a row.
     const bool matrix = trace.arrays[i].rows > 1 && m.cells_per_elem == 1;
-    const uint64_t warp_rows = matrix ? 32 : (32 * m.cells_per_elem + m.shape.cols - 1) / std::max<uint64_t>(m.shape.cols, 1);
-    mine.push_back({trace.arrays[i].name, m.shape, arrays_[i].lesson, warp_rows});
+    uint64_t warp_rows = matrix ? 32 : (32 * m.cells_per_elem + m.shape.cols - 1) / std::max<uint64_t>(m.shape.cols, 1);
+    uint64_t warp_cols = 32;
+    if (frame.current.size() <= 1 && arrays_[i].span_rows > 0) {
+      warp_rows = std::min<uint64_t>(arrays_[i].span_rows, 32);
+      warp_cols = std::min<uint64_t>(arrays_[i].span_cols, 32);
+    }
+    PlanArray pa{trace.arrays[i].name, m.shape, arrays_[i].lesson, warp_rows};
+    pa.warp_cols = warp_cols;
+    mine.push_back(pa);
   }
   std::vector<PlanArray> plan_arrays = mine;
   float w = avail.x, h = avail.y;

@@ -49,6 +49,8 @@ class MemoryGridView {
     std::unordered_map<uint64_t, uint32_t> counts;  // touches so far, by cell
     uint32_t most = 0;
     GridWindow window;
+    // The most rows and columns of cells one recorded warp instruction spans (0: none recorded).
+    uint64_t span_rows = 0, span_cols = 0;
   };
   void Update(const StepFrame& frame);
   const sim::Trace* trace_ = nullptr;

@@ -21,6 +21,16 @@ void WaitUntilBlocksRun(const ws::app::SimWorker& w, int pane = 0) {
   while (w.Progress(pane).blocks_done == 0 && Since(t0) < 60)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
+// The results Poll gives within `seconds` (empty if none came).
+std::vector<ws::app::SimResult> PollFor(ws::app::SimWorker& w, double seconds) {
+  std::vector<ws::app::SimResult> got;
+  const auto t0 = Clock::now();
+  while (got.empty() && Since(t0) < seconds) {
+    got = w.Poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return got;
+}
 }  // namespace
 
 TEST(SimWorker, CancelStopsARunningSimulationAndSaysSo) {
@@ -33,11 +43,7 @@ TEST(SimWorker, CancelStopsARunningSimulationAndSaysSo) {
   EXPECT_LT(p.blocks_done, p.blocks_total);
   const auto t0 = Clock::now();
   w.Cancel(0);
-  std::vector<ws::app::SimResult> got;
-  while (got.empty() && Since(t0) < 30) {
-    got = w.Poll();
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  const auto got = PollFor(w, 30);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_TRUE(got[0].cancelled);
   EXPECT_EQ(got[0].outcome, nullptr);
@@ -64,12 +70,7 @@ TEST(SimWorker, JobWithoutCachesSimulatesWithoutTheCacheModel) {
     ws::app::SimJob job{0, 1, "shortcut/v1", 64, 0};
     job.caches = caches;
     w.Submit(job);
-    std::vector<ws::app::SimResult> got;
-    const auto t0 = Clock::now();
-    while (got.empty() && Since(t0) < 60) {
-      got = w.Poll();
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    const auto got = PollFor(w, 60);
     ASSERT_EQ(got.size(), 1u);
     ASSERT_NE(got[0].outcome, nullptr) << got[0].error;
     const auto& t = got[0].outcome->trace;
@@ -98,12 +99,7 @@ TEST(SimWorker, APaneSimulatesWhileTheOtherDoesAndCancelsAlone) {
   EXPECT_GT(pb.blocks_done, 0u);
   EXPECT_LT(pa.blocks_done, pa.blocks_total);  // A has not finished while B started
   w.Cancel(0);
-  std::vector<ws::app::SimResult> got;
-  const auto t0 = Clock::now();
-  while (got.empty() && Since(t0) < 30) {
-    got = w.Poll();
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  const auto got = PollFor(w, 30);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].job.pane, 0);
   EXPECT_TRUE(got[0].cancelled);

@@ -191,10 +191,29 @@ bool Gui::InitWindow() {
   ImGui::GetIO().IniFilename = nullptr;
   // Scripted runs must not depend on where the pointer happens to be (Xvfb puts it mid-screen).
   if (!opt_.screenshot.empty() || !opt_.gif.empty() || opt_.benchmark_frames) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
+  WatchInput();  // before the backend, which chains the callbacks installed before it
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   if (opt_.fullscreen) ToggleFullscreen();
   return true;
+}
+
+void Gui::MarkInput(GLFWwindow* w) {
+  if (auto* g = static_cast<Gui*>(glfwGetWindowUserPointer(w))) g->last_input_ = Clock::now();
+}
+
+void Gui::WatchInput() {
+  glfwSetWindowUserPointer(window_, this);
+  last_input_ = Clock::now();
+  glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double, double) { MarkInput(w); });
+  glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int, int, int) { MarkInput(w); });
+  glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double) { MarkInput(w); });
+  glfwSetKeyCallback(window_, [](GLFWwindow* w, int, int, int, int) { MarkInput(w); });
+  glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned int) { MarkInput(w); });
+  glfwSetWindowFocusCallback(window_, [](GLFWwindow* w, int) { MarkInput(w); });
+  glfwSetCursorEnterCallback(window_, [](GLFWwindow* w, int) { MarkInput(w); });
+  glfwSetWindowRefreshCallback(window_, [](GLFWwindow* w) { MarkInput(w); });
+  glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) { MarkInput(w); });
 }
 
 void Gui::WakeOnResult() {
@@ -1085,6 +1104,7 @@ void Gui::DrawFrame() {
 // ---- main loop ----
 
 constexpr double kLoadingFrameSeconds = 0.05;
+constexpr double kIdleWaitSeconds = 0.25;
 
 int Gui::Run() {
   if (!InitWindow()) return kFailed;
@@ -1144,10 +1164,16 @@ int Gui::Run() {
     glfwSwapBuffers(window_);
     glFinish();
     bench.AfterFrame(*this, t0, Clock::now(), script.Applied());
-    // While a pane loads, a frame each 50 ms shows the progress: the cores go to the simulation
-    // (a software-rendered frame costs as much CPU as a core can give). Input, and the worker's
-    // result, wake the loop at once.
-    if (pane_[0].loading || (Compare() && pane_[1].loading)) glfwWaitEventsTimeout(kLoadingFrameSeconds);
+    // Frames only when something moves. While a pane loads or the GPU runs, a frame each 50 ms
+    // shows the progress, so the cores go to the work (a software-rendered frame costs as much
+    // CPU as a core can give). Idle (not playing, no scripted run or export, no input for half a
+    // second), the window waits for an event, up to 250 ms (a kernel file saved, GPU results).
+    // Input, and the worker's result, wake the loop at once.
+    const bool loading = pane_[0].loading || (Compare() && pane_[1].loading) || timings_.running;
+    const bool moving = (pb_.playing && Loaded()) || script.Active() || export_.Busy() ||
+                        Clock::now() - last_input_ < std::chrono::milliseconds(500);
+    if (loading) glfwWaitEventsTimeout(kLoadingFrameSeconds);
+    else if (!moving) glfwWaitEventsTimeout(kIdleWaitSeconds);
   }
 
   if (!opt_.no_settings) {

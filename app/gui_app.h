@@ -173,6 +173,11 @@ class Gui {
   visual::MemoryPlanShare grid_plan_;  // A and B lay out same-name arrays alike
   SlideExport export_;
   Clock::time_point start_;
+  // The last input (pointer, keys, window changes): the window draws at full rate for a moment
+  // after it and otherwise waits for events (see Run).
+  Clock::time_point last_input_;
+  void WatchInput();
+  static void MarkInput(GLFWwindow* w);
   // Kernel files opened at run time: rebuilt on every save; the errors of a failed build are
   // shown in the source view over the file's text while the last good build stays on screen.
   struct FileProblem {

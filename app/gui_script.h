@@ -25,6 +25,7 @@ class ScriptedRun {
   // when done. False if something could not be saved (the reason is on stderr).
   bool AfterFrame(Gui& gui, int fw, int fh);
   bool Applied() const { return applied_; }
+  bool Active() const { return active_; }  // a scripted run (screenshot, benchmark, keys, GIF)
 
  private:
   const GuiOptions& opt_;

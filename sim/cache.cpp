@@ -1,6 +1,8 @@
 // The sectored set-associative cache (see cache.h for what it models).
 #include "sim/cache.h"
 
+#include "sim/trace.h"
+
 #include <algorithm>
 
 namespace ws::sim {
@@ -86,7 +88,7 @@ SectorCache::Outcome SectorCache::Access(uint64_t addr, bool allocate, bool dirt
   if (!allocate) return Outcome::Miss;
   if (tags_[victim] != kNoLine) {
     ++stats_.evictions;
-    stats_.written_back_sectors += __builtin_popcount(state_[victim] >> 4);
+    stats_.written_back_sectors += PopCount(state_[victim] >> 4);
     change_.evicted = tags_[victim];
   }
   tags_[victim] = line;

@@ -776,7 +776,11 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
 void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   const char* file = e.loc.file_name();
   const uint32_t line = e.loc.line(), column = e.loc.column();
-  auto& slot = site_cache[(line * 64 + column) % kSiteCache];
+  // Line and column both pick the slot ((line * 64 + column) % 64 would be the column alone, and
+  // two accesses at one column of neighbouring lines, as in `x = d[..]; y = d[..];`, would take
+  // turns evicting each other).
+  static_assert(kSiteCache == 64, "the slot is the top 6 bits of a 32-bit hash");
+  auto& slot = site_cache[uint32_t(line * 0x9E3779B1u + column * 0x85EBCA77u) >> 26];
   if (slot.file != file || slot.line != line || slot.column != column)
     slot = {file, line, column, InternSite(file, line, column)};
   ins.site = slot.site;
@@ -788,7 +792,8 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   ins.width = e.width();
   ins.block = block_linear;
   ins.epoch = KeyEpoch(e.key);
-  Analyze(ins);
+  SectorList distinct;  // the sectors, when coalescing finds them, for the cache model
+  Analyze(ins, hierarchy ? &distinct : nullptr);
   per_site[ins.site].Add(ins);
   int64_t traced = -1;
   if (trace_block && (opt.selection.kind != Selection::Kind::Warp || opt.selection.warp == ins.warp)) {
@@ -799,7 +804,7 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
       trace.truncated = true;
     }
   }
-  if (hierarchy && ins.space == Space::Global) hierarchy->Record(ins, traced);
+  if (hierarchy && ins.space == Space::Global) hierarchy->Record(ins, traced, distinct.s, distinct.n);
 }
 
 const char* ToString(WarpOp op) {

@@ -230,11 +230,12 @@ struct MemoryHierarchy::Impl {
     blocks.push_back(std::move(b));
   }
 
-  void Record(const WarpInstruction& ins, int64_t trace_index) {
+  void Record(const WarpInstruction& ins, int64_t trace_index, const uint64_t* given, int given_n) {
     if (blocks.empty() || ins.warp >= blocks.back().warps.size()) return;
     WarpStream& w = blocks.back().warps[ins.warp];
-    uint64_t s[kWarpSize];
-    const int n = DistinctSectors(ins, s);
+    uint64_t found[kWarpSize];
+    const int n = given && given_n >= 0 ? given_n : DistinctSectors(ins, found);
+    const uint64_t* s = given && given_n >= 0 ? given : found;
     if (n == 0) return;
     auto& b = w.bytes;
     const size_t before = b.capacity();
@@ -482,8 +483,8 @@ MemoryHierarchy::~MemoryHierarchy() = default;
 void MemoryHierarchy::BeginBlock(uint64_t block, uint32_t warps, uint64_t shared_bytes) {
   impl_->BeginBlock(block, warps, shared_bytes);
 }
-void MemoryHierarchy::Record(const WarpInstruction& ins, int64_t trace_index) {
-  impl_->Record(ins, trace_index);
+void MemoryHierarchy::Record(const WarpInstruction& ins, int64_t trace_index, const uint64_t* sectors, int n) {
+  impl_->Record(ins, trace_index, sectors, n);
 }
 void MemoryHierarchy::Barrier() { impl_->Barrier(); }
 void MemoryHierarchy::Finish(uint64_t shared_bytes) { impl_->Finish(shared_bytes); }

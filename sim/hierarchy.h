@@ -54,7 +54,9 @@ class MemoryHierarchy {
   // shared arrays needed so far, known fully once block 0 ran); a global instruction of it
   // (trace_index: its place in Trace::instructions, or -1); all its warps reached a barrier.
   void BeginBlock(uint64_t block, uint32_t warps, uint64_t shared_bytes);
-  void Record(const WarpInstruction& ins, int64_t trace_index);
+  // `sectors`: the instruction's distinct sectors when the caller has them (DistinctSectors'
+  // list, n of them), else null and they are found here.
+  void Record(const WarpInstruction& ins, int64_t trace_index, const uint64_t* sectors = nullptr, int n = -1);
   void Barrier();
   // The launch ended (shared_bytes: what its blocks' shared arrays need): replays what is left
   // and fills Trace::caches.

@@ -83,13 +83,7 @@ void AtomicCost(WarpInstruction& ins) {
 }
 }  // namespace
 
-// Population count without a library call on x86-64 targets that lack POPCNT.
-inline int Bits(uint64_t v) {
-  v = v - ((v >> 1) & 0x5555555555555555ull);
-  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
-  v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  return int((v * 0x0101010101010101ull) >> 56);
-}
+inline int Bits(uint64_t v) { return PopCount(v); }
 
 // Sectors and lines from a bitmask of sectors relative to a line-aligned base.
 inline void AddWindow(uint64_t bits, int& sectors, int& lines) {
@@ -99,7 +93,15 @@ inline void AddWindow(uint64_t bits, int& sectors, int& lines) {
   lines += Bits(line_bits & 0x1111111111111111ull);
 }
 
-void Coalesce(WarpInstruction& ins) {
+// The sectors of a window's bits, ascending.
+inline int ListWindow(uint64_t base, uint64_t bits, uint64_t* out) {
+  int n = 0;
+  for (; bits; bits &= bits - 1) out[n++] = base + uint64_t(__builtin_ctzll(bits));
+  return n;
+}
+
+void Coalesce(WarpInstruction& ins, SectorList* distinct) {
+  if (distinct) distinct->n = -1;
   const uint32_t w = ins.width;
   // Fast path, a full warp of aligned pieces that fall into at most two windows of 64 sectors
   // (2 KiB) — a run, a broadcast, or two rows: one bit per sector, no sorting.
@@ -128,6 +130,12 @@ void Coalesce(WarpInstruction& ins) {
       ins.lines = uint16_t(lines);
       ins.ideal_sectors = std::min(ins.sectors, uint16_t((kWarpSize * w + 31) / 32));
       ins.same_address_lanes = 0;
+      if (distinct) {  // every lane's piece in one sector (no spill): the windows' bits, in order
+        const bool b_first = have_b && base_b < base_a;
+        int n = ListWindow(b_first ? base_b : base_a, b_first ? bits_b : bits_a, distinct->s);
+        if (have_b) n += ListWindow(b_first ? base_a : base_b, b_first ? bits_a : bits_b, distinct->s + n);
+        distinct->n = n;
+      }
       return;
     }
   }

@@ -18,7 +18,13 @@ namespace ws::sim {
 // over 128-byte lines. Ideal: the distinct sectors (nothing serialised). Exception: see
 // CompilerAggregates.
 // Fills sectors, lines, ideal_sectors, same_address_lanes and (atomics) l2_requests.
-void Coalesce(WarpInstruction& ins);
+// With `distinct`, also gives the distinct sectors (byte address / 32, ascending: what
+// DistinctSectors gives) when its common path found them anyway, else sets n to -1.
+struct SectorList {
+  uint64_t s[kWarpSize];
+  int n = -1;
+};
+void Coalesce(WarpInstruction& ins, SectorList* distinct = nullptr);
 
 // nvcc aggregates an integer atomic whose result is unused (RED) and whose address is the same
 // for every active lane: one lane adds the warp's total (atomicAdd(&n, 1) from 32 lanes becomes
@@ -71,6 +77,9 @@ int DistinctAddresses(const WarpInstruction& ins);
 // Applies whichever rule fits the instruction's space.
 inline void Analyze(WarpInstruction& ins) {
   if (ins.space == Space::Global) Coalesce(ins); else BankConflicts(ins);
+}
+inline void Analyze(WarpInstruction& ins, SectorList* distinct) {
+  if (ins.space == Space::Global) Coalesce(ins, distinct); else BankConflicts(ins);
 }
 
 }  // namespace ws::sim

@@ -9,6 +9,15 @@
 
 namespace ws::sim {
 
+// Set bits of a word, without the library call that __builtin_popcount becomes on x86-64
+// targets without POPCNT (Debian's baseline): it is on the per-instruction path.
+inline int PopCount(uint64_t v) {
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return int((v * 0x0101010101010101ull) >> 56);
+}
+
 inline constexpr int kWarpSize = 32;
 
 struct Dim3 {
@@ -77,7 +86,7 @@ struct WarpInstruction {
   // Global: where each distinct sector was served from, 2 bits per sector (a ServedFrom), the
   // sectors in ascending address order (sector i at bits 2i..2i+1); filled by the cache model.
   uint64_t served = 0;
-  int ActiveLanes() const { return __builtin_popcount(mask); }
+  int ActiveLanes() const { return PopCount(mask); }
 };
 
 // Where the cache model found a global sector (see sim/hierarchy.h). A store is written

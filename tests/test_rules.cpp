@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/hierarchy.h"
 #include "sim/rules.h"
 
 using namespace ws::sim;
@@ -30,6 +31,35 @@ TEST(Coalesce, ThirtyTwoConsecutiveFloatsAreFourSectorsInOneLine) {
   EXPECT_EQ(ins.sectors, 4);  // 128 bytes / 32
   EXPECT_EQ(ins.lines, 1);
   EXPECT_EQ(ins.ideal_sectors, 4);
+}
+
+// The sectors coalescing hands to the cache model, worked by hand (byte address / 32, ascending,
+// each once), and always DistinctSectors' list where it gives one.
+TEST(Coalesce, ListsTheDistinctSectorsItFinds) {
+  auto row = Global(0x1000, 4);  // 0x1000..0x107f: sectors 0x80..0x83
+  SectorList got;
+  Coalesce(row, &got);
+  ASSERT_EQ(got.n, 4);
+  EXPECT_EQ(std::vector<uint64_t>(got.s, got.s + 4), (std::vector<uint64_t>{0x80, 0x81, 0x82, 0x83}));
+  // Two rows, the second half of the warp below the first: lanes 0-15 read 0x9000..0x903f
+  // (sectors 0x480, 0x481), lanes 16-31 read 0x1000..0x103f (0x80, 0x81): two windows, listed
+  // in address order whatever the lanes' order.
+  auto two = Global(0x9000, 4);
+  for (int l = 16; l < 32; ++l) two.addr[l] = 0x1000 + (l - 16) * 4;
+  Coalesce(two, &got);
+  ASSERT_EQ(got.n, 4);
+  EXPECT_EQ(std::vector<uint64_t>(got.s, got.s + 4), (std::vector<uint64_t>{0x80, 0x81, 0x480, 0x481}));
+  auto broadcast = Global(0x1004, 0);  // one sector, 0x80
+  Coalesce(broadcast, &got);
+  ASSERT_EQ(got.n, 1);
+  EXPECT_EQ(got.s[0], 0x80u);
+  for (auto ins : {row, two, broadcast, Global(0x1000, 4000), Global(0x1000, 4, 4, 0x0000ffffu)}) {
+    Coalesce(ins, &got);
+    if (got.n < 0) continue;  // not listed: the cache model finds them itself
+    uint64_t expect[kWarpSize];
+    const int n = DistinctSectors(ins, expect);
+    EXPECT_EQ(std::vector<uint64_t>(got.s, got.s + got.n), std::vector<uint64_t>(expect, expect + n));
+  }
 }
 
 TEST(Coalesce, ColumnOfFloatsTouchesOneSectorPerLane) {

@@ -4,6 +4,11 @@
 #include "sim/trace.h"
 
 #include <algorithm>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ws::sim {
 
@@ -18,21 +23,62 @@ SectorCache::Stats& SectorCache::Stats::operator+=(const Stats& o) {
 
 SectorCache::SectorCache(Config config) : config_(config) {
   if (config_.ways == 0) config_.ways = 1;
+  if (config_.ways > 255) config_.ways = 255;  // a rank is one byte (see cache.h)
   sets_ = uint32_t(config_.bytes / kLineBytes / config_.ways);
-  if (sets_ == 0) sets_ = 1, config_.ways = std::max<uint32_t>(1, uint32_t(config_.bytes / kLineBytes));
+  if (sets_ == 0) sets_ = 1, config_.ways = std::clamp<uint32_t>(uint32_t(config_.bytes / kLineBytes), 1, 255);
   set_magic_ = ~uint64_t(0) / sets_ + 1;
-  tags_.assign(size_t(sets_) * config_.ways, kNoLine);
-  used_.assign(tags_.size(), 0);
-  state_.assign(tags_.size(), 0);
+  meta_words_ = (3 * config_.ways + 7) / 8;
+  set_words_ = (meta_words_ + config_.ways + 7) / 8 * 8;
+  store_.resize(size_t(sets_) * set_words_ / 8);
+  Reset();
 }
 
 void SectorCache::Reset() {
-  std::fill(tags_.begin(), tags_.end(), kNoLine);
-  std::fill(used_.begin(), used_.end(), 0);
-  std::fill(state_.begin(), state_.end(), 0);
-  clock_ = 0;
+  std::memset(static_cast<void*>(store_.data()), 0, store_.size() * sizeof(Block));
   stats_ = {};
   change_ = {};
+}
+
+// The set's parts (see cache.h). Const because lookups that change nothing (Contains, SlotLine)
+// use it too; Access is the only caller that writes through it.
+SectorCache::SetRef SectorCache::Set(uint32_t set) const {
+  uint64_t* p = const_cast<uint64_t*>(store_.data()->word) + size_t(set) * set_words_;
+  uint8_t* m = reinterpret_cast<uint8_t*>(p);
+  const uint32_t w = config_.ways;
+  return {m, m + w, m + 2 * w, p + meta_words_};
+}
+
+int SectorCache::Find(const SetRef& s, uint64_t line, uint8_t fp) const {
+  const uint32_t ways = config_.ways;
+#if defined(__SSE2__)
+  if (ways == 16) {  // the L2's sets: the 16 fingerprints compared at once
+    const __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s.fp)),
+                                      _mm_set1_epi8(char(fp)));
+    for (uint32_t m = uint32_t(_mm_movemask_epi8(eq)); m; m &= m - 1) {
+      const uint32_t w = uint32_t(__builtin_ctz(m));
+      if (s.state[w] && s.tag[w] == line) return int(w);
+    }
+    return -1;
+  }
+#endif
+  for (uint32_t w = 0; w < ways; ++w)
+    if (s.fp[w] == fp && s.state[w] && s.tag[w] == line) return int(w);
+  return -1;
+}
+
+// Every line used more recently than `way` (rank below `rank`: its rank, or ways for a line
+// just filled into an empty slot) ages by one; `way` becomes rank 0. Empty slots' ranks age
+// too, harmlessly: they are set when the slot is filled and never read before.
+void SectorCache::Touch(const SetRef& s, uint32_t way, uint8_t rank) const {
+  if (rank == 0) return;  // already the most recent (a line's next sector, mostly)
+  for (uint32_t w = 0; w < config_.ways; ++w) s.rank[w] = uint8_t(s.rank[w] + (s.rank[w] < rank));
+  s.rank[way] = 0;
+}
+
+uint64_t SectorCache::SlotLine(uint32_t slot) const {
+  const SetRef s = Set(slot / config_.ways);
+  const uint32_t w = slot % config_.ways;
+  return s.state[w] ? s.tag[w] : kNoLine;
 }
 
 // A multiplicative hash of the line address: neighbouring lines land in different sets, and so
@@ -49,51 +95,59 @@ uint32_t SectorCache::SetOf(uint64_t line) const {
 bool SectorCache::Contains(uint64_t addr) const {
   const uint64_t line = addr / kLineBytes;
   const uint32_t bit = 1u << (addr / kSectorBytes % kSectorsPerLine);
-  const size_t base = size_t(SetOf(line)) * config_.ways;
-  for (uint32_t w = 0; w < config_.ways; ++w)
-    if (tags_[base + w] == line) return state_[base + w] & bit;
-  return false;
+  const SetRef s = Set(SetOf(line));
+  const int w = Find(s, line, Fingerprint(line));
+  return w >= 0 && (s.state[w] & bit);
 }
 
 SectorCache::Outcome SectorCache::Access(uint64_t addr, bool allocate, bool dirty) {
   const uint64_t line = addr / kLineBytes;
   const uint8_t bit = uint8_t(1u << (addr / kSectorBytes % kSectorsPerLine));
-  const size_t base = size_t(SetOf(line)) * config_.ways;
+  const uint32_t set = SetOf(line);
+  const SetRef s = Set(set);
   const uint32_t ways = config_.ways;
-  ++clock_;
-  size_t victim = base;
-  for (uint32_t w = 0; w < ways; ++w) {
-    const size_t s = base + w;
-    if (tags_[s] == line) {
-      change_ = {line, kNoLine, uint32_t(s), uint8_t(state_[s] & 0xf)};
-      if (state_[s] & bit) {
-        used_[s] = clock_;
-        if (dirty) state_[s] |= uint8_t(bit << 4);
-        ++stats_.hits;
-        return Outcome::Hit;
-      }
-      ++stats_.sector_misses;
-      if (allocate) {
-        used_[s] = clock_;
-        state_[s] |= uint8_t(bit | (dirty ? bit << 4 : 0));
-        change_.valid = state_[s] & 0xf;
-      }
-      return Outcome::SectorMiss;
+  const uint32_t base = set * ways;
+  const uint8_t fp = Fingerprint(line);
+  const int found = Find(s, line, fp);
+  if (found >= 0) {
+    const uint32_t w = uint32_t(found);
+    uint8_t& state = s.state[w];
+    change_ = {line, kNoLine, base + w, uint8_t(state & 0xf)};
+    if (state & bit) {
+      Touch(s, w, s.rank[w]);
+      if (dirty) state |= uint8_t(bit << 4);
+      ++stats_.hits;
+      return Outcome::Hit;
     }
-    // The victim: an empty slot if there is one, else the least recently used.
-    if (tags_[victim] != kNoLine && (tags_[s] == kNoLine || used_[s] < used_[victim])) victim = s;
+    ++stats_.sector_misses;
+    if (allocate) {
+      Touch(s, w, s.rank[w]);
+      state |= uint8_t(bit | (dirty ? bit << 4 : 0));
+      change_.valid = state & 0xf;
+    }
+    return Outcome::SectorMiss;
   }
+  // The victim: the first empty slot if there is one, else the least recently used line.
+  uint32_t victim = ways;
+  for (uint32_t w = 0; w < ways; ++w)
+    if (!s.state[w]) { victim = w; break; }
+  const bool full = victim == ways;
+  if (full) victim = 0;  // replaced below: exactly one valid line has rank ways - 1
+  if (full)
+    for (uint32_t w = 0; w < ways; ++w)
+      if (s.rank[w] == ways - 1) { victim = w; break; }
   ++stats_.misses;
-  change_ = {kNoLine, kNoLine, uint32_t(victim), 0};
+  change_ = {kNoLine, kNoLine, base + victim, 0};
   if (!allocate) return Outcome::Miss;
-  if (tags_[victim] != kNoLine) {
+  if (full) {
     ++stats_.evictions;
-    stats_.written_back_sectors += PopCount(state_[victim] >> 4);
-    change_.evicted = tags_[victim];
+    stats_.written_back_sectors += PopCount(s.state[victim] >> 4);
+    change_.evicted = s.tag[victim];
   }
-  tags_[victim] = line;
-  used_[victim] = clock_;
-  state_[victim] = uint8_t(bit | (dirty ? bit << 4 : 0));
+  Touch(s, victim, full ? s.rank[victim] : uint8_t(ways));
+  s.tag[victim] = line;
+  s.fp[victim] = fp;
+  s.state[victim] = uint8_t(bit | (dirty ? bit << 4 : 0));
   change_.line = line;
   change_.valid = bit;
   return Outcome::Miss;

@@ -62,18 +62,38 @@ class SectorCache {
   const Stats& stats() const { return stats_; }
   const Change& last_change() const { return change_; }
   // The line address held by a slot (kNoLine if empty) and its valid sectors.
-  uint64_t SlotLine(uint32_t slot) const { return tags_[slot]; }
-  uint8_t SlotValid(uint32_t slot) const { return state_[slot] & 0xf; }
+  uint64_t SlotLine(uint32_t slot) const;
+  uint8_t SlotValid(uint32_t slot) const { return StateOf(slot) & 0xf; }
 
  private:
+  // The state is kept set by set so that one lookup reads one set's memory, not three arrays
+  // at random (the L2 of an H100 is 25,600 sets): per set, `ways` bytes each of fingerprint
+  // (8 bits of the line's hash, compared before the full tag), state (valid sectors in bits
+  // 0-3, dirty sectors in bits 4-7; 0: the slot is empty) and LRU rank (0: most recently used;
+  // the valid slots' ranks are 0 .. valid - 1), then `ways` 64-bit tags (line addresses),
+  // padded to whole 64-byte lines. Ranks order the lines as last-use stamps did: the victim
+  // is the first empty slot, else the line of rank ways - 1.
+  struct alignas(64) Block {
+    uint64_t word[8];
+  };
+  struct SetRef {
+    uint8_t* fp;
+    uint8_t* state;
+    uint8_t* rank;
+    uint64_t* tag;
+  };
   uint32_t SetOf(uint64_t line) const;
+  static uint8_t Fingerprint(uint64_t line) { return uint8_t((line * 0x9E3779B97F4A7C15ull) >> 24); }
+  SetRef Set(uint32_t set) const;
+  int Find(const SetRef& s, uint64_t line, uint8_t fp) const;  // the way holding line, or -1
+  void Touch(const SetRef& s, uint32_t way, uint8_t rank) const;  // way becomes the most recent
+  uint8_t StateOf(uint32_t slot) const { return Set(slot / config_.ways).state[slot % config_.ways]; }
   Config config_;
   uint32_t sets_ = 0;
   uint64_t set_magic_ = 0;  // ~0 / sets_ + 1: the remainder by sets_ without a division (SetOf)
-  uint64_t clock_ = 0;
-  std::vector<uint64_t> tags_;   // per slot: line address or kNoLine
-  std::vector<uint64_t> used_;   // per slot: clock_ at last use (LRU)
-  std::vector<uint8_t> state_;   // per slot: valid sectors (bits 0-3), dirty sectors (bits 4-7)
+  uint32_t meta_words_ = 0;  // 64-bit words of fingerprints, states and ranks per set
+  uint32_t set_words_ = 0;   // 64-bit words per set (meta_words_ + ways, padded to a Block)
+  std::vector<Block> store_;
   Stats stats_;
   Change change_;
 };

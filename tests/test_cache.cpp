@@ -34,6 +34,24 @@ TEST(Cache, LeastRecentlyUsedLineOfTheSetIsEvicted) {
   EXPECT_EQ(c.stats().evictions, 3u);  // b (for d), d (for b), a (for d)
 }
 
+TEST(Cache, SixteenWaySetEvictsItsLeastRecentlyUsedLine) {
+  // The L2's associativity (16 ways, its own lookup path). Lines 0..15 fill the set (16 misses,
+  // no eviction); reading them again from 15 down to 0 hits each (16 hits) and leaves 15 the
+  // least recently used, so line 16 evicts line 15, and then line 17 evicts line 14.
+  SectorCache c = OneSet(16);
+  for (uint64_t l = 0; l < 16; ++l) EXPECT_EQ(c.Access(l * kLine, true), Outcome::Miss);
+  EXPECT_EQ(c.stats().evictions, 0u);
+  for (uint64_t l = 16; l-- > 0;) EXPECT_EQ(c.Access(l * kLine, true), Outcome::Hit);
+  EXPECT_EQ(c.Access(16 * kLine, true), Outcome::Miss);
+  EXPECT_EQ(c.last_change().evicted, 15u);
+  EXPECT_EQ(c.Access(17 * kLine, true), Outcome::Miss);
+  EXPECT_EQ(c.last_change().evicted, 14u);
+  EXPECT_TRUE(c.Contains(0));
+  EXPECT_FALSE(c.Contains(15 * kLine));
+  EXPECT_EQ(c.stats().hits, 16u);
+  EXPECT_EQ(c.stats().misses, 18u);
+}
+
 TEST(Cache, StreamThatFitsHitsOnItsSecondPass) {
   // 4 lines of 4 sectors in a 4-line cache. First pass: each line's first sector misses the
   // line (4), its other three miss only their sector (12). Second pass: all 16 sectors hit.

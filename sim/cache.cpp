@@ -4,7 +4,9 @@
 #include "sim/trace.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -29,12 +31,17 @@ SectorCache::SectorCache(Config config) : config_(config) {
   set_magic_ = ~uint64_t(0) / sets_ + 1;
   meta_words_ = (3 * config_.ways + 7) / 8;
   set_words_ = (meta_words_ + config_.ways + 7) / 8 * 8;
-  store_.resize(size_t(sets_) * set_words_ / 8);
-  Reset();
+  blocks_ = size_t(sets_) * set_words_ / 8;
+  memory_.reset(std::calloc(blocks_ * sizeof(Block) + alignof(Block), 1));
+  if (!memory_) throw std::bad_alloc();
+  const uintptr_t at = reinterpret_cast<uintptr_t>(memory_.get());
+  store_ = reinterpret_cast<Block*>((at + alignof(Block) - 1) / alignof(Block) * alignof(Block));
 }
 
+void SectorCache::Free::operator()(void* p) const { std::free(p); }
+
 void SectorCache::Reset() {
-  std::memset(static_cast<void*>(store_.data()), 0, store_.size() * sizeof(Block));
+  std::memset(static_cast<void*>(store_), 0, blocks_ * sizeof(Block));
   stats_ = {};
   change_ = {};
 }
@@ -42,7 +49,7 @@ void SectorCache::Reset() {
 // The set's parts (see cache.h). Const because lookups that change nothing (Contains, SlotLine)
 // use it too; Access is the only caller that writes through it.
 SectorCache::SetRef SectorCache::Set(uint32_t set) const {
-  uint64_t* p = const_cast<uint64_t*>(store_.data()->word) + size_t(set) * set_words_;
+  uint64_t* p = store_->word + size_t(set) * set_words_;
   uint8_t* m = reinterpret_cast<uint8_t*>(p);
   const uint32_t w = config_.ways;
   return {m, m + w, m + 2 * w, p + meta_words_};

@@ -10,6 +10,7 @@
 // two partitions.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ws::sim {
@@ -93,7 +94,15 @@ class SectorCache {
   uint64_t set_magic_ = 0;  // ~0 / sets_ + 1: the remainder by sets_ without a division (SetOf)
   uint32_t meta_words_ = 0;  // 64-bit words of fingerprints, states and ranks per set
   uint32_t set_words_ = 0;   // 64-bit words per set (meta_words_ + ways, padded to a Block)
-  std::vector<Block> store_;
+  // The sets, zeroed (all slots empty). From calloc: a large block comes from mmap as pages the
+  // kernel zeroes when first touched, so a launch that touches few of the L2's sets does not
+  // clear all 4.9 MB of it.
+  struct Free {
+    void operator()(void* p) const;
+  };
+  std::unique_ptr<void, Free> memory_;
+  Block* store_ = nullptr;  // memory_ aligned to 64 bytes
+  size_t blocks_ = 0;
   Stats stats_;
   Change change_;
 };

@@ -43,12 +43,14 @@ namespace {
 // sector as varint (gap - 1). A loop's read of the next element usually costs 3-4 bytes.
 constexpr int kSiteSlots = 8;
 
-void PutVarint(std::vector<uint8_t>& b, uint64_t v) {
+// Writes v at p (at most 10 bytes); returns the end.
+uint8_t* PutVarint(uint8_t* p, uint64_t v) {
   while (v >= 0x80) {
-    b.push_back(uint8_t(v | 0x80));
+    *p++ = uint8_t(v | 0x80);
     v >>= 7;
   }
-  b.push_back(uint8_t(v));
+  *p++ = uint8_t(v);
+  return p;
 }
 uint64_t GetVarint(const uint8_t*& p) {
   uint64_t v = 0;
@@ -237,15 +239,18 @@ struct MemoryHierarchy::Impl {
     const int n = given && given_n >= 0 ? given_n : DistinctSectors(ins, found);
     const uint64_t* s = given && given_n >= 0 ? given : found;
     if (n == 0) return;
+    // The record is encoded here, then appended in one piece (not byte by byte).
+    uint8_t record[kMaxRecordBytes];
+    uint8_t* p = PutVarint(record, (uint64_t(ins.site) + 1) << 3 | uint64_t(ins.op) << 1 | (trace_index >= 0));
+    if (trace_index >= 0) p = PutVarint(p, uint64_t(trace_index));
+    p = PutVarint(p, uint64_t(n));
+    uint64_t& last = w.last[ins.site % kSiteSlots];
+    p = PutVarint(p, ZigZag(int64_t(s[0] - last)));
+    last = s[0];
+    for (int i = 1; i < n; ++i) p = PutVarint(p, s[i] - s[i - 1] - 1);
     auto& b = w.bytes;
     const size_t before = b.capacity();
-    PutVarint(b, (uint64_t(ins.site) + 1) << 3 | uint64_t(ins.op) << 1 | (trace_index >= 0));
-    if (trace_index >= 0) PutVarint(b, uint64_t(trace_index));
-    PutVarint(b, uint64_t(n));
-    uint64_t& last = w.last[ins.site % kSiteSlots];
-    PutVarint(b, ZigZag(int64_t(s[0] - last)));
-    last = s[0];
-    for (int i = 1; i < n; ++i) PutVarint(b, s[i] - s[i - 1] - 1);
+    b.insert(b.end(), record, p);
     buffered += b.capacity() - before;
     if (buffered > budget) Spill();
   }

@@ -236,8 +236,9 @@ struct MemoryHierarchy::Impl {
     if (blocks.empty() || ins.warp >= blocks.back().warps.size()) return;
     WarpStream& w = blocks.back().warps[ins.warp];
     uint64_t found[kWarpSize];
-    const int n = given && given_n >= 0 ? given_n : DistinctSectors(ins, found);
-    const uint64_t* s = given && given_n >= 0 ? given : found;
+    const bool have = given && given_n >= 0;
+    const int n = have ? given_n : DistinctSectors(ins, found);
+    const uint64_t* s = have ? given : found;
     if (n == 0) return;
     // The record is encoded here, then appended in one piece (not byte by byte).
     uint8_t record[kMaxRecordBytes];

@@ -83,14 +83,12 @@ void AtomicCost(WarpInstruction& ins) {
 }
 }  // namespace
 
-inline int Bits(uint64_t v) { return PopCount(v); }
-
 // Sectors and lines from a bitmask of sectors relative to a line-aligned base.
 inline void AddWindow(uint64_t bits, int& sectors, int& lines) {
   uint64_t line_bits = bits | (bits >> 1);
   line_bits |= line_bits >> 2;
-  sectors += Bits(bits);
-  lines += Bits(line_bits & 0x1111111111111111ull);
+  sectors += PopCount(bits);
+  lines += PopCount(line_bits & 0x1111111111111111ull);
 }
 
 // The sectors of a window's bits, ascending.
@@ -180,8 +178,8 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
     }
     uint64_t line_bits = bits | (bits >> 1);
     line_bits |= line_bits >> 2;
-    ins.sectors = uint16_t(Bits(bits));
-    ins.lines = uint16_t(Bits(line_bits & 0x1111111111111111ull));
+    ins.sectors = uint16_t(PopCount(bits));
+    ins.lines = uint16_t(PopCount(line_bits & 0x1111111111111111ull));
   } else {
     uint64_t sec[kWarpSize * 2];
     int n = 0;

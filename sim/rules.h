@@ -75,10 +75,8 @@ uint64_t DistinctBytes(const WarpInstruction& ins);
 int DistinctAddresses(const WarpInstruction& ins);
 
 // Applies whichever rule fits the instruction's space.
-inline void Analyze(WarpInstruction& ins) {
-  if (ins.space == Space::Global) Coalesce(ins); else BankConflicts(ins);
-}
-inline void Analyze(WarpInstruction& ins, SectorList* distinct) {
+// `distinct`: see Coalesce.
+inline void Analyze(WarpInstruction& ins, SectorList* distinct = nullptr) {
   if (ins.space == Space::Global) Coalesce(ins, distinct); else BankConflicts(ins);
 }
 

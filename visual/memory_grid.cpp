@@ -26,6 +26,24 @@ bool CellsOf(const sim::ArrayInfo& a, const CellMap& m, uint64_t addr, uint32_t 
   return true;
 }
 
+// The rows and columns of cells an instruction's lanes touch, added to [r0..r1] x [c0..c1] (start
+// with r0 = c0 = ~0: still empty after an instruction that touches nothing here). A run of cells
+// that wraps past a row's end spans the whole width.
+struct CellBox {
+  uint64_t r0 = ~0ull, c0 = ~0ull, r1 = 0, c1 = 0;
+  bool Empty() const { return r0 == ~0ull; }
+  void Add(const sim::ArrayInfo& a, const CellMap& m, const sim::WarpInstruction& ins) {
+    const uint64_t cols = std::max<uint64_t>(m.shape.cols, 1);
+    for (int lane = 0; lane < 32; ++lane) {
+      uint64_t f, l;
+      if (!(ins.mask >> lane & 1) || !CellsOf(a, m, ins.addr[lane], ins.width, &f, &l)) continue;
+      r0 = std::min(r0, f / cols), r1 = std::max(r1, l / cols);
+      if (f / cols != l / cols) c0 = 0, c1 = std::max(c1, cols - 1);
+      else c0 = std::min(c0, f % cols), c1 = std::max(c1, l % cols);
+    }
+  }
+};
+
 Rgb ServedRgb(sim::ServedFrom from) {
   return from == sim::ServedFrom::L1 ? kServedL1 : from == sim::ServedFrom::L2 ? kServedL2 : kServedDram;
 }
@@ -121,20 +139,11 @@ void MemoryGridView::Update(const StepFrame& frame) {
       if (ins.array < 0 || size_t(ins.array) >= arrays_.size()) continue;
       ArrayState& st = arrays_[ins.array];
       st.lesson = true;
-      // The instruction's footprint: the rows and columns of cells its lanes touch.
-      uint64_t r0 = ~0ull, c0 = ~0ull, r1 = 0, c1 = 0;
-      const uint64_t cols = std::max<uint64_t>(st.map.shape.cols, 1);
-      for (int lane = 0; lane < 32; ++lane) {
-        uint64_t f, l;
-        if (!(ins.mask >> lane & 1) || !CellsOf(t.arrays[ins.array], st.map, ins.addr[lane], ins.width, &f, &l)) continue;
-        r0 = std::min(r0, f / cols), r1 = std::max(r1, l / cols);
-        // A run of cells that wraps past a row's end spans the whole width.
-        if (f / cols != l / cols) c0 = 0, c1 = std::max(c1, cols - 1);
-        else c0 = std::min(c0, f % cols), c1 = std::max(c1, l % cols);
-      }
-      if (r0 == ~0ull) continue;
-      st.span_rows = std::max(st.span_rows, r1 - r0 + 1);
-      st.span_cols = std::max(st.span_cols, c1 - c0 + 1);
+      CellBox box;  // the instruction's footprint
+      box.Add(t.arrays[ins.array], st.map, ins);
+      if (box.Empty()) continue;
+      st.span_rows = std::max(st.span_rows, box.r1 - box.r0 + 1);
+      st.span_cols = std::max(st.span_cols, box.c1 - box.c0 + 1);
     }
     counted_ = 0;
     last_counted_ = nullptr;
@@ -222,23 +231,15 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     const uint64_t total_cells = std::max<uint64_t>(a.count, 1) * m.cells_per_elem;
 
     // The region: follow the cells the step touches in this array.
-    uint64_t r0 = ~0ull, c0 = ~0ull, r1 = 0, c1 = 0;
-    for (const auto* ins : frame.current) {
-      if (ins->array != int(ai)) continue;
-      for (int lane = 0; lane < 32; ++lane) {
-        uint64_t f, l;
-        if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l)) continue;
-        for (uint64_t c : {f, l}) {
-          r0 = std::min(r0, c / m.shape.cols), r1 = std::max(r1, c / m.shape.cols);
-          c0 = std::min(c0, c % m.shape.cols), c1 = std::max(c1, c % m.shape.cols);
-        }
-      }
-    }
-    const bool touched = r0 != ~0ull;
+    CellBox box;
+    for (const auto* ins : frame.current)
+      if (ins->array == int(ai)) box.Add(a, m, *ins);
+    const bool touched = !box.Empty();
     if (!touched) {  // the step does not touch this array: stay
-      r0 = r1 = st.window.row0;
-      c0 = c1 = st.window.col0;
+      box.r0 = box.r1 = st.window.row0;
+      box.c0 = box.c1 = st.window.col0;
     }
+    const uint64_t r0 = box.r0, c0 = box.c0, r1 = box.r1, c1 = box.c1;
     const float cell = slot.cell * std::clamp(zoom, 1.0f, 16.0f);
     st.window = FollowWindow(m.shape, slot.view, cell, r0, c0, r1, c1, st.window);
     const GridWindow& win = st.window;

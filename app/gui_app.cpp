@@ -194,6 +194,8 @@ bool Gui::InitWindow() {
   WatchInput();  // before the backend, which chains the callbacks installed before it
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
+  const char* renderer = std::getenv("WARPSCOPE_RENDERER");
+  runs_renderer_ = !(renderer && std::string(renderer) == "imgui") && renderer_.Init();
   if (opt_.fullscreen) ToggleFullscreen();
   return true;
 }
@@ -1158,7 +1160,8 @@ int Gui::Run() {
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     glClearColor(bg.x, bg.y, bg.z, 1);
     glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (runs_renderer_) renderer_.Render(ImGui::GetDrawData());
+    else ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     export_.AfterRender(*this, fw, fh);
     if (!script.AfterFrame(*this, fw, fh)) rc = kFailed;
     glfwSwapBuffers(window_);
@@ -1186,6 +1189,7 @@ int Gui::Run() {
     if (!SaveSettings(settings_, SettingsPath(), &why)) std::cerr << "warpscope: " << why << "\n";
   }
   gpu_.reset();
+  renderer_.Shutdown();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

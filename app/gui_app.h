@@ -12,6 +12,7 @@
 #include "app/gui_export.h"
 #include "app/seed_table.h"
 #include "app/gui_options.h"
+#include "app/gui_render.h"
 #include "app/gui_settings.h"
 #include "app/gui_worker.h"
 #include "app/kernel_file_watch.h"
@@ -131,6 +132,10 @@ class Gui {
   GuiSettings settings_;
   std::string message_;  // one line under the picker: clamps, ignored settings, errors
   GLFWwindow* window_ = nullptr;
+  // Draws the frames; ImGui's own OpenGL backend instead when WARPSCOPE_RENDERER=imgui is set or
+  // the renderer's shaders do not build (see gui_render.h).
+  GuiRenderer renderer_;
+  bool runs_renderer_ = false;
   float base_scale_ = 1.0f;  // the scale the user chose (saved)
   float scale_ = 1.0f;       // the scale drawn at: larger in presenter mode
   static constexpr float kPresentZoom = 1.35f;

@@ -28,7 +28,7 @@ target_include_directories(ws_capture PUBLIC ${CMAKE_SOURCE_DIR} PRIVATE ${WS_ST
 target_link_libraries(ws_capture PUBLIC ws_visual PRIVATE nlohmann_json::nlohmann_json)
 
 target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_app.cpp app/gui_script.cpp app/gui_bench.cpp
-  app/gui_worker.cpp app/gui_export.cpp)
+  app/gui_worker.cpp app/gui_export.cpp app/gui_render.cpp)
 target_include_directories(warpscope PRIVATE ${WS_STB_INCLUDE})
 target_compile_definitions(warpscope PRIVATE WARPSCOPE_WITH_GUI)
 find_package(Threads REQUIRED)

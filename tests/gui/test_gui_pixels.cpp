@@ -48,12 +48,14 @@ Rect RectOf(const nlohmann::json& p) {
 }
 
 // Runs `warpscope gui ARGS --screenshot` and loads what it saved.
-Shot Take(const std::string& name, const std::string& args, const std::string& size = "--size 1600x1000 --scale 1") {
+// `env`: variables set for the program ("NAME=value ...").
+Shot Take(const std::string& name, const std::string& args, const std::string& size = "--size 1600x1000 --scale 1",
+          const std::string& env = "") {
   const std::string dir = WARPSCOPE_TEST_OUT;
   std::filesystem::create_directories(dir);
   const std::string png = dir + "/" + name + ".png", js = dir + "/" + name + ".json";
   std::filesystem::remove(png);
-  const std::string cmd = std::string(WARPSCOPE_BINARY) + " gui --no-settings " + size + " " + args +
+  const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(WARPSCOPE_BINARY) + " gui --no-settings " + size + " " + args +
                           " --screenshot " + png + " --layout-out " + js + " --quit";
   Shot s;
   const int rc = std::system(cmd.c_str());
@@ -337,6 +339,32 @@ TEST(GuiLayout, DefaultPairsDrawLegibleCellsAlikeInAAndB) {
       }
       EXPECT_GT(grids, 1) << "no grids recorded";
     }
+  }
+}
+
+// The frame is drawn in runs of textured, flat and opaque flat triangles (app/gui_render.h): the
+// same pixels as Dear ImGui's own OpenGL backend, every one of them. Frames with glyphs, anti-
+// aliased outlines, translucent trails and served-from marks over cells, at scales 1 and 1.5.
+TEST(GuiPixels, RunsDrawThePixelsOfImGuisOwnBackend) {
+  const struct {
+    const char* name;
+    const char* args;
+    const char* size;
+  } cases[] = {
+      {"alignment_block", "--variant alignment/scalar --compare alignment/float4 --n 1024 --whole-block --step 3", "--size 1600x1000 --scale 1"},
+      {"pairs_banks", "--variant pairs/v2 --compare pairs/v3 --step 200", "--size 1920x1080 --scale 1.5"},
+      {"shortcut_trail", "--variant shortcut/v0 --compare shortcut/v1 --n 64 --step 40", "--size 1280x720 --scale 1"},
+  };
+  for (const auto& c : cases) {
+    const Shot runs = Take(std::string("runs_") + c.name, c.args, c.size);
+    const Shot imgui = Take(std::string("imgui_") + c.name, c.args, c.size, "WARPSCOPE_RENDERER=imgui");
+    ASSERT_EQ(runs.w, imgui.w) << c.name;
+    ASSERT_EQ(runs.h, imgui.h) << c.name;
+    ASSERT_FALSE(runs.px.empty()) << c.name;
+    size_t differ = 0, first = runs.px.size();
+    for (size_t i = 0; i < runs.px.size(); ++i)
+      if (runs.px[i] != imgui.px[i]) ++differ, first = std::min(first, i);
+    EXPECT_EQ(differ, 0u) << c.name << ": first at pixel (" << first / 3 % runs.w << ", " << first / 3 / runs.w << ")";
   }
 }
 

@@ -219,6 +219,10 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
   for (const auto& s : slots) needed_h_ = std::max(needed_h_, s.view.y + s.view.h - origin.y);
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  // Every line here runs along the cell grid: without anti-aliasing it is as sharp and, under a
+  // software rasteriser, much cheaper (no blended fringes; docs/PERFORMANCE.md, 2026-11-24).
+  const ImDrawListFlags line_flags = dl->Flags;
+  dl->Flags &= ~ImDrawListFlags_AntiAliasedLines;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool hovered = ImGui::IsWindowHovered();
   for (size_t ai = 0; ai < trace.arrays.size(); ++ai) {
@@ -483,6 +487,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     }
     ImGui::PopID();
   }
+  dl->Flags = line_flags;
   ImGui::EndChild();
   ImGui::PopID();
 }

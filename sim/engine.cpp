@@ -715,14 +715,16 @@ void EngineImpl::Merge(uint32_t first, uint32_t last, uint32_t warp) {
       const LaneEvent& lead = threads[first].buf[threads[first].head];
       const uint64_t key = lead.key;
       WarpInstruction ins{WarpInstruction::Uninitialized{}};
+      // Lanes with one key have one op, but for a RED: MarkAtomicUsed makes some lanes ATOM.
+      const bool reduction = (key & 3) == uint64_t(Op::Reduction);
       uint8_t atomic = 0;
       uint32_t i = first;
       for (; i < last; ++i) {
         ThreadCtx& t = threads[i];
         if (t.Empty() || t.buf[t.head].key != key) break;
         const LaneEvent& e = t.buf[t.head++];
-        ins.addr[t.lane] = e.addr;
-        atomic |= e.op() == Op::Atomic;
+        ins.addr[i - first] = e.addr;  // the lane
+        if (reduction) atomic |= e.op() == Op::Atomic;
       }
       if (i == last) {
         ins.mask = last - first == 32 ? ~0u : (1u << (last - first)) - 1;

@@ -71,14 +71,57 @@ GridShape Footprint(const PlanArray& a) {
           std::min<uint64_t>(a.shape.cols, std::clamp<uint64_t>(a.warp_cols, 1, 32))};
 }
 
+// How well a slot of w x h shows an array: its cell size when it fits whole at a legible size;
+// otherwise the legible size times the part of the step's footprint that the region in view can
+// hold (the overview goes where it does not cut the footprint, see FillSlot).
+float ScoreAsIs(const PlanArray& a, float w, float h, float scale) {
+  const float fit = WholeCell(a.shape, w, h, scale), legible = LegibleCell(scale);
+  if (fit >= legible) return fit;
+  const GridShape fp = Footprint(a);
+  const float across = std::floor(std::max(w, 0.0f) / legible), down = std::floor(std::max(h, 0.0f) / legible);
+  return legible * std::min(1.0f, across / float(fp.cols)) * std::min(1.0f, down / float(fp.rows));
+}
+
+
+// The array in rows of `cols` cells (narrower than its own): its shape and the step's footprint
+// there (a run of c cells spans c / cols rows of `cols`).
+PlanArray Wrapped(const PlanArray& a, uint64_t cols) {
+  PlanArray w = a;
+  const GridShape fp = Footprint(a);
+  w.shape = WrapShape(a.shape.rows * a.shape.cols, cols);
+  w.warp_rows = fp.rows * ((fp.cols + cols - 1) / cols);
+  w.warp_cols = std::min(fp.cols, cols);
+  return w;
+}
+
+// The shape that shows `a` best in w x h: its own when it fits whole at the legible size or is a
+// matrix; else, for a wrapped array, rows of half or a quarter of a line where they hold more of
+// the step's footprint (or the whole array) at the legible size, the widest of the best.
+PlanArray BestWrap(const PlanArray& a, float w, float h, float scale) {
+  PlanArray best = a;
+  if (a.min_cols == 0 || a.min_cols >= a.shape.cols) return best;
+  float best_score = ScoreAsIs(a, w, h, scale);
+  if (best_score >= LegibleCell(scale)) return best;  // whole, rows of a line
+  for (uint64_t cols = a.shape.cols / 2; cols >= a.min_cols && cols % a.min_cols == 0; cols /= 2) {
+    const PlanArray c = Wrapped(a, cols);
+    const float score = ScoreAsIs(c, w, h, scale);
+    if (score > best_score * 1.01f) best = c, best_score = score;
+  }
+  return best;
+}
+
+float Score(const PlanArray& a, float w, float h, float scale) { return ScoreAsIs(BestWrap(a, w, h, scale), w, h, scale); }
+
 // Cells of one big array in its slot: whole when they fit at a legible size, else a region at the
 // legible size with the overview in miniature where it does not cut the footprint: to the
 // region's right when the room beside a footprint's width allows, else below the region when the
 // room under the footprint's height does, else at the end of the label's line.
-ArraySlot FillSlot(const PlanArray& a, Rect label, Rect cells, float scale) {
+ArraySlot FillSlot(const PlanArray& planned, Rect label, Rect cells, float scale) {
+  const PlanArray a = BestWrap(planned, cells.w, cells.h, scale);
   ArraySlot s;
   s.name = a.name;
   s.label = label;
+  s.shape = a.shape;
   const float fit = WholeCell(a.shape, cells.w, cells.h, scale);
   if (fit >= LegibleCell(scale)) {
     s.cell = fit;
@@ -116,17 +159,6 @@ ArraySlot FillSlot(const PlanArray& a, Rect label, Rect cells, float scale) {
   return s;
 }
 
-// How well a slot of w x h shows an array: its cell size when it fits whole at a legible size;
-// otherwise the legible size times the part of the step's footprint that the region in view can
-// hold (the overview goes where it does not cut the footprint, see FillSlot).
-float Score(const PlanArray& a, float w, float h, float scale) {
-  const float fit = WholeCell(a.shape, w, h, scale), legible = LegibleCell(scale);
-  if (fit >= legible) return fit;
-  const GridShape fp = Footprint(a);
-  const float across = std::floor(std::max(w, 0.0f) / legible), down = std::floor(std::max(h, 0.0f) / legible);
-  return legible * std::min(1.0f, across / float(fp.cols)) * std::min(1.0f, down / float(fp.rows));
-}
-
 }  // namespace
 
 std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h) {
@@ -142,6 +174,7 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
     }
     ArraySlot s;
     s.name = a.name;
+    s.shape = a.shape;
     s.cell = std::min(24.0f * scale, area.w / float(std::max<uint64_t>(a.shape.cols, 1)));
     s.label = {area.x, area.y + tiny_h, area.w, label_h};
     s.view = {area.x, area.y + tiny_h + label_h, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};

@@ -71,12 +71,18 @@ struct PlanArray {
   // may be read down a column, so up to 32.
   uint64_t warp_rows = 32;
   uint64_t warp_cols = 32;
+  // A wrapped array (1-D, or of structs) may be drawn in rows narrower than a 128-byte line when a
+  // line's row leaves the step's footprint out of view: halves of `shape.cols`, down to this many
+  // cells, in multiples of it (a sector's cells, or a multiple of a struct's). 0: its rows are its
+  // own (a matrix).
+  uint64_t min_cols = 0;
 };
 struct ArraySlot {
   std::string name;
   Rect label;        // one text line above the cells
   Rect view;         // where cells are drawn
   Rect overview;     // the whole array in miniature, beside `view`; w = 0 when it is shown whole
+  GridShape shape;   // the cells' shape: the array's, or a wrapped array's narrower rows (min_cols)
   float cell = 0;    // side of a cell in pixels
   bool whole = true; // every cell fits in `view`
 };
@@ -84,11 +90,18 @@ struct ArraySlot {
 // Tiny arrays (a result, a counter: where atomics land) come first, a strip at the top, so that a
 // short pane never pushes them out of sight; the others share the rest in the arrangement (1..n
 // columns) that shows the lesson's arrays best (the largest cells when they fit whole, else the
-// most of the step's footprint at the legible size: `warp_cols` across, `warp_rows` down), lesson
+// most of the step's footprint at the legible size: `warp_cols` across, `warp_rows` down; a wrapped
+// array in rows of half or a quarter of a line where that holds more of it), lesson
 // arrays twice the height of the others in their column. A cell is a whole number of pixels, so
 // that all cells and gaps of a grid look alike. When the room is too small every slot still gets
 // a row of cells and later slots run past the bottom (the view clips them) rather than overlap.
 std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h);
+
+// `cells` cells in rows of `cols` (one row when they fit in it).
+inline GridShape WrapShape(uint64_t cells, uint64_t cols) {
+  cols = cols ? cols : 1;
+  return cells <= cols ? GridShape{1, cells ? cells : 1} : GridShape{(cells + cols - 1) / cols, cols};
+}
 
 // The part of a grid a view shows: rows [row0, row0 + rows), cols [col0, col0 + cols).
 struct GridWindow {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <set>
 #include <string>
 
@@ -43,6 +44,20 @@ struct CellBox {
     }
   }
 };
+
+// The narrowest row a wrapped array may be drawn in (PlanArray::min_cols): a sector's cells, in
+// whole structs; 0 when its cells do not divide a sector.
+uint64_t NarrowestRow(const CellMap& m) {
+  if (m.cell_bytes == 0 || m.cell_bytes > 32 || 32 % m.cell_bytes != 0) return 0;
+  const uint64_t sector = 32 / m.cell_bytes, elem = std::max<uint64_t>(m.cells_per_elem, 1);
+  return std::lcm(sector, elem);
+}
+
+// Whether an array's rows may be narrower than a line: a global 1-D array or array of structs. A
+// matrix keeps its rows, and a shared array its rows of 32 words, where a column is a bank.
+bool Rewrappable(const sim::ArrayInfo& a, const CellMap& m) {
+  return a.space == sim::Space::Global && !(a.rows > 1 && m.cells_per_elem == 1) && NarrowestRow(m) > 0;
+}
 
 Rgb ServedRgb(sim::ServedFrom from) {
   return from == sim::ServedFrom::L1 ? kServedL1 : from == sim::ServedFrom::L2 ? kServedL2 : kServedDram;
@@ -106,6 +121,7 @@ std::vector<PlanArray> MemoryPlanShare::Arrays(int frame) const {
         it->lesson = it->lesson || a.lesson;
         it->warp_rows = std::max(it->warp_rows, a.warp_rows);
         it->warp_cols = std::max(it->warp_cols, a.warp_cols);
+        it->min_cols = it->min_cols && a.min_cols ? std::max(it->min_cols, a.min_cols) : 0;  // both may wrap
       }
     }
   }
@@ -203,6 +219,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     }
     PlanArray pa{trace.arrays[i].name, m.shape, arrays_[i].lesson, warp_rows};
     pa.warp_cols = warp_cols;
+    if (Rewrappable(trace.arrays[i], m)) pa.min_cols = NarrowestRow(m);
     mine.push_back(pa);
   }
   std::vector<PlanArray> plan_arrays = mine;
@@ -228,11 +245,14 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
   for (size_t ai = 0; ai < trace.arrays.size(); ++ai) {
     const sim::ArrayInfo& a = trace.arrays[ai];
     ArrayState& st = arrays_[ai];
-    const CellMap& m = st.map;
     auto slot_it = std::find_if(slots.begin(), slots.end(), [&](const ArraySlot& s) { return s.name == a.name; });
     if (slot_it == slots.end()) continue;
     const ArraySlot& slot = *slot_it;
-    const uint64_t total_cells = std::max<uint64_t>(a.count, 1) * m.cells_per_elem;
+    const uint64_t total_cells = std::max<uint64_t>(a.count, 1) * st.map.cells_per_elem;
+    // The cells in the slot's rows: a wrapped array's may be narrower than a line (the plan's choice).
+    CellMap m = st.map;
+    if (Rewrappable(a, m) && slot.shape.cols < m.shape.cols && slot.shape.cols % NarrowestRow(m) == 0)
+      m.shape = WrapShape(total_cells, slot.shape.cols);
 
     // The region: follow the cells the step touches in this array.
     CellBox box;

@@ -32,9 +32,9 @@ Check RunAlignment(Backend& b, const RunRequest& r, K kernel) {
     s.triangleID = ids[i];
     want[i] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + float(ids[i]);
   }
-  const unsigned cols = n < 32 ? unsigned(n) : 32u;  // one warp's rays to a row
-  auto rays = b.Upload<const RayState>("rays", "RayState", host, CeilDiv(n, cols), cols);
-  auto out = b.Alloc<float>("out", "float", size_t(n), CeilDiv(n, cols), cols);
+  // 1-D arrays: the view wraps them at 128-byte lines (four rays, or 32 floats, to a row).
+  auto rays = b.Upload<const RayState>("rays", "RayState", host, 1, n);
+  auto out = b.Alloc<float>("out", "float", size_t(n), 1, n);
   b.Launch(dim3(CeilDiv(n, kBlock)), dim3(kBlock), kernel, rays, out, n);
   return Compare(b.Download(out), want);
 }

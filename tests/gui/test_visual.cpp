@@ -172,6 +172,41 @@ TEST(Plan, WholeArraysDrawWholePixelCells) {
   EXPECT_FLOAT_EQ(s15[0].cell, 20.0f);
 }
 
+TEST(Plan, AOneDimensionalArrayWrapsInHalfLinesWhenALineDoesNotFitAcross) {
+  // 4096 floats wrapped at a line (128 rows of 32), a warp reading one line (footprint 1 x 32),
+  // in 300 x 220 at scale 1 (legible 16 px, 20 px labels, 8 px gaps): the cells get 220 - 28 =
+  // 192 px. In rows of a line the region holds floor(300 / 16) = 18 of the 32 cells: 16 * 18 / 32
+  // = 9. In half lines (256 rows of 16) the footprint is 2 x 16 and fits: 16, the best, and a
+  // quarter line (4 x 8) is no better, so half lines it is. Region 16 * 16 = 256 px wide, all 192
+  // px tall; the overview beside it in the min(0.15 * 300, 96) = 45 px preferred, of which
+  // 300 - 256 - 8 = 36 are left; its cells min(36 / 16, 192 / 256) = 0.75 px: 12 px wide.
+  PlanArray line{"x", {128, 32}, true, 1};
+  line.min_cols = 8;  // a sector of floats
+  const auto slots = PlanMemoryView({line}, Rect{0, 0, 300, 220}, 1.0f, 20.0f);
+  ASSERT_EQ(slots.size(), 1u);
+  EXPECT_EQ(slots[0].shape.rows, 256u);
+  EXPECT_EQ(slots[0].shape.cols, 16u);
+  EXPECT_FALSE(slots[0].whole);
+  EXPECT_FLOAT_EQ(slots[0].cell, 16.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.w, 256.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.h, 192.0f);
+  EXPECT_FLOAT_EQ(slots[0].overview.x, 264.0f);
+  EXPECT_FLOAT_EQ(slots[0].overview.w, 12.0f);
+  // A matrix of the same shape keeps its rows: 18 of a row's 32 cells in view.
+  PlanArray matrix{"m", {128, 32}, true, 1};
+  const auto m = PlanMemoryView({matrix}, Rect{0, 0, 300, 220}, 1.0f, 20.0f);
+  EXPECT_EQ(m[0].shape.cols, 32u);
+  EXPECT_FLOAT_EQ(m[0].view.w, 300.0f);
+  // Rows of a line stay when the array fits whole in them: 256 floats (8 x 32) in 600 x 300 fit
+  // at min(600 / 32, 272 / 8) = 18.75 -> 18 px.
+  PlanArray small{"s", {8, 32}, true, 1};
+  small.min_cols = 8;
+  const auto w = PlanMemoryView({small}, Rect{0, 0, 600, 300}, 1.0f, 20.0f);
+  EXPECT_TRUE(w[0].whole);
+  EXPECT_EQ(w[0].shape.cols, 32u);
+  EXPECT_FLOAT_EQ(w[0].cell, 18.0f);
+}
+
 TEST(Plan, OneDimensionalArraysAreArrangedForAWarpsRow) {
   // pairs at 1920x1080, scale 1.5: a, b (8x32) and _b (1x32) in 646x234 (30 px labels, 12 px
   // gaps, legible 20 px). A warp reads 32 consecutive elements: one row (warp_rows 1).

@@ -856,7 +856,9 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     if (!info.on_hardware.empty() && !present_ && (!short_pane || ImGui::GetContentRegionAvail().y >= line_h + picture_min)) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));  // Okabe-Ito orange
       const std::string note = "On the GPU: " + info.on_hardware;
-      if (short_pane) {
+      // The note is a footnote to the picture: wrapped whole only in a pane tall enough that its
+      // lines do not take the rows a warp's footprint needs (24 lines); else one line and a tooltip.
+      if (short_pane || height < 24 * line_h) {
         ImGui::TextUnformatted(visual::Ellipsize(note, ImGui::GetContentRegionAvail().x).c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note.c_str());
       } else {

@@ -82,7 +82,6 @@ float ScoreAsIs(const PlanArray& a, float w, float h, float scale) {
   return legible * std::min(1.0f, across / float(fp.cols)) * std::min(1.0f, down / float(fp.rows));
 }
 
-
 // The array in rows of `cols` cells (narrower than its own): its shape and the step's footprint
 // there (a run of c cells spans c / cols rows of `cols`).
 PlanArray Wrapped(const PlanArray& a, uint64_t cols) {

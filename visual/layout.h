@@ -27,7 +27,8 @@ GridShape DrawShape(uint64_t rows, uint64_t cols, uint64_t count);
 // wider than 16 bytes (a 32-byte RayState is 8 cells side by side), so that each load lights only
 // the pieces it reads. 1-D arrays wrap so that a row is one 128-byte line: 32 cells of 4 bytes,
 // 16 of 8, 8 of 16 (sizes that do not divide 128 wrap at 32 cells). Matrices keep their shape,
-// except arrays of structs, which always wrap at 128 bytes.
+// except arrays of structs, which always wrap at 128 bytes. In a narrow pane the memory view's
+// plan may draw a wrapped global array in rows of half or a quarter of a line (ArraySlot::shape).
 struct CellMap {
   uint32_t cell_bytes = 4;      // bytes per cell
   uint32_t cells_per_elem = 1;  // > 1 for structs drawn as pieces

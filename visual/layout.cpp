@@ -6,13 +6,6 @@
 
 namespace ws::visual {
 
-GridShape DrawShape(uint64_t rows, uint64_t cols, uint64_t count) {
-  if (rows > 1 && cols > 0) return {rows, cols};
-  const uint64_t n = std::max<uint64_t>(count, 1);
-  if (n <= 32) return {1, n};
-  return {(n + 31) / 32, 32};
-}
-
 CellMap MapCells(uint64_t rows, uint64_t cols, uint64_t count, uint32_t elem_bytes) {
   CellMap m;
   const uint32_t elem = std::max<uint32_t>(elem_bytes, 1);

@@ -16,12 +16,10 @@ struct Rect {
 
 // ---- grids ----
 
-// The shape an array is drawn in: matrices as matrices; 1-D arrays wrapped at 32 elements, so
-// that a row of 4-byte elements is one 128-byte line.
+// A grid's shape in cells (see MapCells for how an array becomes one).
 struct GridShape {
   uint64_t rows = 1, cols = 1;
 };
-GridShape DrawShape(uint64_t rows, uint64_t cols, uint64_t count);
 
 // How an array's bytes map onto cells. A cell is one element, or one 4-byte piece of a struct
 // wider than 16 bytes (a 32-byte RayState is 8 cells side by side), so that each load lights only

@@ -159,16 +159,20 @@ void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed
     if (!on) ImGui::TextDisabled("This lane's thread took another path here (or is outside the data).");
     ImGui::EndTooltip();
   }
-  // Each lane's element, as row,col of the drawn grid.
+  // Each lane's element: [row,col] of a matrix, the index of a 1-D array (whose rows on screen
+  // are a line, or part of one in a narrow pane).
   if (show_addresses && a) {
-    const GridShape s = DrawShape(a->rows, a->cols, a->count);
+    const bool matrix = a->rows > 1 && a->cols > 0;
     std::string text;
     for (int lane = 0; lane < 32; ++lane) {
       char cell[64];
       if (ins->mask >> lane & 1) {
         const uint64_t e = ElementOf(*a, ins->addr[lane]);
-        std::snprintf(cell, sizeof cell, "%2d:[%llu,%llu]", lane, (unsigned long long)(e / s.cols),
-                      (unsigned long long)(e % s.cols));
+        if (matrix)
+          std::snprintf(cell, sizeof cell, "%2d:[%llu,%llu]", lane, (unsigned long long)(e / a->cols),
+                        (unsigned long long)(e % a->cols));
+        else
+          std::snprintf(cell, sizeof cell, "%2d:[%llu]", lane, (unsigned long long)e);
       } else {
         std::snprintf(cell, sizeof cell, "%2d:off", lane);
       }

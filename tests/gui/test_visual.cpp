@@ -28,15 +28,6 @@ TEST(Layout, ZoomMultipliesTheCell) {
   EXPECT_FLOAT_EQ(LayoutGrid(10, 20, Rect{0, 0, 200, 200}, 2.0f).cell, 20.0f);
 }
 
-TEST(Layout, OneDimensionalArraysWrapAt32SoARowIsALine) {
-  const GridShape s = DrawShape(1, 1000, 1000);
-  EXPECT_EQ(s.cols, 32u);
-  EXPECT_EQ(s.rows, 32u);  // ceil(1000 / 32)
-  const GridShape m = DrawShape(40, 40, 1600);
-  EXPECT_EQ(m.rows, 40u);
-  EXPECT_EQ(m.cols, 40u);
-}
-
 TEST(Layout, OneDimensionalRowsAreOne128ByteLinePerElementSize) {
   // 128 bytes per row: 32 floats, 16 doubles, 8 float4.
   const CellMap f = MapCells(1, 1000, 1000, 4);

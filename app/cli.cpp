@@ -25,6 +25,7 @@
 #include "kernels/gpu_runner.h"
 #include "kernels/user_file.h"
 #include "kernels/user_file_gpu.h"
+#include "toolchain/new_file.h"
 #include "sim/device_profile.h"
 
 namespace ws::app {
@@ -504,7 +505,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       return kOk;
     }
     if (*new_cmd) {
-      kernels::WriteKernelTemplate(new_file);
+      toolchain::WriteKernelTemplate(new_file);
       std::cout << "wrote " << new_file << "; see it with: warpscope open " << new_file << "\n";
       return kOk;
     }

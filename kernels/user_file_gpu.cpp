@@ -1,6 +1,7 @@
-// `warpscope bench my_kernel.cu`: the kernel file built for the GPU (BuildKernelFileForGpu), its
-// program run as a child process, and the JSON lines it prints read into a BenchReport like the
-// catalog's timings. A fault on the device ends the child, and is reported, never warpscope.
+// `warpscope bench my_kernel.cu`: the kernel file built for the GPU (toolchain::CompileForGpu), its
+// program run as a child process, and the JSON lines it prints (toolchain/public/gpu_main.h) read
+// into a BenchReport like the catalog's timings. A fault on the device ends the child, and is
+// reported, never warpscope.
 #include "kernels/user_file_gpu.h"
 
 #include <unistd.h>
@@ -14,6 +15,9 @@
 #include <sstream>
 
 #include "kernels/user_file.h"
+#include "toolchain/build.h"
+#include "toolchain/cache.h"
+#include "toolchain/process.h"
 
 namespace ws::kernels {
 
@@ -22,9 +26,10 @@ namespace fs = std::filesystem;
 BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs) {
   std::string file, kernel;
   SplitKernelFileRef(id, &file, &kernel);
-  const std::string exe = BuildKernelFileForGpu(file);
-  const fs::path log = fs::path(KernelCacheDir()) / "build" / ("bench-" + std::to_string(getpid()) + ".log");
-  const int rc = RunKernelFileProgram({exe, kernel, std::to_string(n), std::to_string(runs)}, log.string());
+  const auto source = toolchain::ReadKernelFile(file);
+  const std::string exe = toolchain::CompileForGpu(source.file, file, source.text).output.string();
+  const fs::path log = toolchain::BuildPath("bench-" + std::to_string(getpid()) + ".log");
+  const int rc = toolchain::RunProgram({exe, kernel, std::to_string(n), std::to_string(runs)}, log);
   std::ifstream in(log);
   std::stringstream all;
   all << in.rdbuf();

@@ -7,7 +7,7 @@
 
 namespace ws::kernels {
 
-// Builds the file for the GPU (throws KernelFileError / BadRequest as BuildKernelFileForGpu) and
+// Builds the file for the GPU (throws KernelFileError / BadRequest as toolchain::CompileForGpu) and
 // times its kernels, or the one `id` names, at size n (0: each kernel's .timing_n) with `runs`
 // timed runs. A kernel that fails or faults comes back as a Timing with its error.
 BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs);

@@ -61,7 +61,7 @@ namespace detail { struct ThreadCtx; class EngineImpl; }
 
 // Installs, once, the handlers that turn a kernel's faults into findings (Run does it too), and
 // gives the calling thread its signal stack. For code that chains its own SIGSEGV/SIGBUS/SIGFPE
-// handler behind them (kernels/user_file.cpp: a fault in a kernel file's host code).
+// handler behind them (toolchain/description_guard.cpp: a fault in a kernel file's host code).
 void InstallFaultHandlers();
 
 // One simulated launch. Bind the arrays, then Run the kernel body once per thread.

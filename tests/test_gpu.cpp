@@ -13,6 +13,7 @@
 #include "kernels/gpu_runner.h"
 #include "kernels/user_file.h"
 #include "kernels/user_file_gpu.h"
+#include "toolchain/new_file.h"
 
 namespace ws::kernels {
 namespace {
@@ -77,7 +78,7 @@ std::string TempKernelFile(const std::string& name, const std::string& text) {
   std::filesystem::create_directories(dir);
   const std::string path = dir + "/" + name;
   std::filesystem::remove(path);
-  if (text.empty()) WriteKernelTemplate(path);
+  if (text.empty()) toolchain::WriteKernelTemplate(path);
   else std::ofstream(path) << text;
   return path;
 }

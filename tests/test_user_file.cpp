@@ -17,6 +17,7 @@
 
 #include "kernels/catalog.h"
 #include "kernels/user_file.h"
+#include "toolchain/new_file.h"
 
 namespace fs = std::filesystem;
 using namespace ws;
@@ -248,7 +249,7 @@ TEST(KernelFile, OutOfBoundsWriteIsAFindingNotACrash) {
 TEST(KernelFile, NewWritesATemplateThatPassesItsCheckAndNeverOverwrites) {
   TempDir dir;
   const fs::path f = dir.path / "my_kernel.cu";
-  kernels::WriteKernelTemplate(f.string());
+  toolchain::WriteKernelTemplate(f.string());
   const std::string written = Read(f);
   EXPECT_NE(written.find("WS_KERNEL(my_kernel"), std::string::npos);
   const auto o = SimulateFile(f.string());
@@ -256,9 +257,9 @@ TEST(KernelFile, NewWritesATemplateThatPassesItsCheckAndNeverOverwrites) {
   // The template: stride 2, n = 1000, 256-thread blocks: the same 250 load sectors as the
   // strided copy above (the warps are the same 32-lane groups of i).
   EXPECT_EQ(o.trace.total.global_sectors[kLd], 250u);
-  EXPECT_THROW(kernels::WriteKernelTemplate(f.string()), kernels::BadRequest);
+  EXPECT_THROW(toolchain::WriteKernelTemplate(f.string()), kernels::BadRequest);
   Write(f, "mine");
-  EXPECT_THROW(kernels::WriteKernelTemplate(f.string()), kernels::BadRequest);
+  EXPECT_THROW(toolchain::WriteKernelTemplate(f.string()), kernels::BadRequest);
   EXPECT_EQ(Read(f), "mine");
 }
 

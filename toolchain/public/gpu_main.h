@@ -6,7 +6,7 @@
 // Arguments: KERNEL ("" for every one), N (0: each kernel's .timing_n), RUNS.
 #pragma once
 #ifndef __CUDACC__
-#error "kernels/user_gpu_main.h is compiled by nvcc only (the simulator's build uses kernels/user_kernel.h)"
+#error "toolchain/public/gpu_main.h is compiled by nvcc only (the simulator's build uses toolchain/public/kernel_file.h)"
 #endif
 #include <algorithm>
 #include <cstdio>
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "kernels/cuda_backend.h"
-#include "kernels/user_kernel.h"
+#include "toolchain/public/kernel_file.h"
 
 namespace ws::kernels {
 

@@ -1,7 +1,7 @@
 // How a kernel file declares itself: WS_KERNEL(name, fields...) { body } says what the kernel is,
 // which arrays it needs and how it is launched (and, optionally, what the CPU says it must give).
 // `warpscope open` compiles a file with this header in front; `warpscope new` writes an example;
-// `warpscope bench` builds it for the GPU with kernels/user_gpu_main.h in front instead.
+// `warpscope bench` builds it for the GPU with toolchain/public/gpu_main.h in front instead.
 //
 //   WS_KERNEL(scale, .title = "Scale by two", .teaching_n = 1000, .max_n = 1 << 24) {
 //     auto in = k.Input<const float>("in", k.n);       // random floats in [0.25, 4), never zero

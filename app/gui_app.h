@@ -1,6 +1,9 @@
 // The desktop program's window: two panes (A and B) that step together, the keyboard, the GPU
 // timings and the layout of one frame. A scripted run (gui_script.h) and the frame benchmark
-// (gui_bench.h) drive it from outside through the public actions below.
+// (gui_bench.h) drive it from outside through the public actions below. One class over several
+// files, one job each: gui_app.cpp (its state and actions), gui_window.cpp, gui_fonts.cpp,
+// gui_poll.cpp, gui_keys.cpp, gui_toolbar.cpp, gui_pane.cpp, gui_help.cpp, gui_layout.cpp and
+// gui_loop.cpp (the private members below are grouped by the file that defines them).
 #pragma once
 #include <chrono>
 #include <map>
@@ -16,18 +19,19 @@
 #include "app/gui_settings.h"
 #include "app/gui_worker.h"
 #include "app/kernel_file_watch.h"
+#include "app/key_table.h"
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
 #include "visual/banks.h"
 #include "visual/counters.h"
 #include "visual/fault_banner.h"
-#include "visual/frame.h"
+#include "visual/shown_step.h"
 #include "visual/l1_view.h"
 #include "visual/legend.h"
 #include "visual/memory_chart.h"
 #include "visual/memory_grid.h"
 #include "visual/source_view.h"
-#include "visual/steps.h"
+#include "visual/stepping.h"
 #include "visual/timeline.h"
 #include "visual/warp_lanes.h"
 
@@ -50,7 +54,7 @@ struct Pane {
   Clock::time_point saved{};    // when a save of its kernel file was noticed (until its picture is on screen)
   std::vector<uint32_t> steps;  // the shown warp's instructions
   int step = 0;
-  visual::StepFrame frame;
+  visual::ShownStep shown_step;  // what the views draw: the step, its trail and history
   visual::MemoryGridView grid;
   visual::WarpLanesView lanes;
   visual::BanksView banks;
@@ -67,13 +71,8 @@ struct Pane {
   bool HasShared() const;
 };
 
-// What a key does; the keyboard and `--keys` name the same actions.
-enum class Action {
-  PlayPause, Next, Previous, First, NextIteration, PreviousIteration, SwitchFocus, Help,
-  Present,  // presenter mode on/off
-  Follow,   // how B follows A: in lockstep, by source role, alone
-  RunOnGpu, // time every variant of A's family on the GPU ("run on GPU")
-};
+// The variant after `v` in its family (or `v` itself when it is the last).
+kernels::VariantRef NextInFamily(const kernels::VariantRef& v);
 
 class Gui {
  public:
@@ -101,32 +100,50 @@ class Gui {
   void Close();
 
  private:
-  bool OpenDisplay();
-  bool InitWindow();
-  void LoadFonts();
-  void Request(Pane& p);
-  void PollWorker();
-  void ApplyKeys();
+  // gui_app.cpp: stepping both panes (the rules are visual/stepping.h's)
   void StepAll(int delta);
+  void ShowStep(Pane& p);  // the views' instructions for p's step (after its step or warp changed)
+  void Apply(const visual::StepMoves& moves);
+  visual::Panes Cursors() const;
+  void FollowFocused();
   void Reselect();
   void GoToFault(Pane& p, const sim::Finding& f);
-  void FollowFocused();
-  void UpdateScale();
-  void DrawStatusLine();
-  void ToggleFullscreen();
-  void DrawFrame();
-  void DrawPicker();
-  void DrawPane(Pane& p, float width, float height);
-  void DrawHelp();
-  void PollTimings();
-  void PollFiles();      // kernel files shown: rebuilt on save, reloaded in place
-  void DrawOpenFile();   // the "open file" button and its popup
-  void StartGpuTimings();
-  // The memory chart's figures for p's launch: the simulator's, with the cache levels from the
-  // recorded Nsight Compute run of the same variant and size where the simulator has none.
-  visual::MemoryFlow FlowOf(const Pane& p) const;  // "run on GPU": times every variant of A's family on the device
   Pane& Focused() { return pane_[focus_]; }
   bool Compare() const { return compare_on_; }
+  // gui_window.cpp: the window, OpenGL and ImGui; full screen; watching input
+  bool OpenDisplay();
+  bool InitWindow();
+  void RenderFrame(int fw, int fh);  // the frame's draw data into the back buffer, fw x fh
+  void CloseWindow();
+  void ToggleFullscreen();
+  void WatchInput();
+  static void MarkInput(GLFWwindow* w);
+  void WakeOnResult();
+  // gui_fonts.cpp: fonts and style at the scale drawn at
+  void LoadFonts();
+  void UpdateScale();
+  // gui_poll.cpp: the simulation worker, kernel files and GPU timings
+  void Request(Pane& p);
+  void PollWorker();
+  void PollFiles();      // kernel files shown: rebuilt on save, reloaded in place
+  void PollTimings();
+  void StartGpuTimings();  // "run on GPU": times every variant of A's family on the device
+  // The memory chart's figures for p's launch: the simulator's, with the cache levels from the
+  // recorded Nsight Compute run of the same variant and size where the simulator has none.
+  visual::MemoryFlow FlowOf(const Pane& p) const;
+  // gui_keys.cpp: the key table applied to this frame's presses
+  void ApplyKeys();
+  // gui_toolbar.cpp: the picker, "open file", "more…", help and export
+  void DrawPicker();
+  void DrawOpenFile();   // the "open file" button and its popup
+  // gui_pane.cpp: one pane's title, cost, lanes, note, memory grid and banks
+  void DrawPane(Pane& p, float width, float height);
+  // gui_help.cpp: the keys and the glossary (F1)
+  void DrawHelp();
+  // gui_layout.cpp: the root window: toolbar, panes, side tabs, legend, bottom bar
+  void DrawFrame();
+  void DrawSidePanel(float width, float height);
+  void DrawStatusLine();
 
   GuiOptions opt_;
   GuiSettings settings_;
@@ -158,7 +175,6 @@ class Gui {
   // GLFW is up: the flag and its lock outlive the worker's threads (declared before it).
   std::mutex wake_mutex_;
   bool wake_ok_ = false;
-  void WakeOnResult();
   SimWorker worker_;
   visual::TimelineView timeline_;
   visual::CountersView counters_;
@@ -181,8 +197,6 @@ class Gui {
   // The last input (pointer, keys, window changes): the window draws at full rate for a moment
   // after it and otherwise waits for events (see Run).
   Clock::time_point last_input_;
-  void WatchInput();
-  static void MarkInput(GLFWwindow* w);
   // Kernel files opened at run time: rebuilt on every save; the errors of a failed build are
   // shown in the source view over the file's text while the last good build stays on screen.
   struct FileProblem {

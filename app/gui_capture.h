@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "visual/frame.h"
+#include "visual/shown_step.h"
 
 struct ImDrawData;
 struct ImFontAtlas;

@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
-#include <utility>
 
 #include <imgui.h>
 
@@ -12,28 +11,6 @@
 #include "app/gui_capture.h"
 
 namespace ws::app {
-namespace {
-
-const std::pair<const char*, Action> kNames[] = {
-    {"right", Action::Next},         {"left", Action::Previous},        {"home", Action::First},
-    {"up", Action::NextIteration},   {"down", Action::PreviousIteration}, {"tab", Action::SwitchFocus},
-    {"space", Action::PlayPause},    {"help", Action::Help},            {"present", Action::Present},
-    {"follow", Action::Follow},       {"gpu", Action::RunOnGpu},
-};
-
-}  // namespace
-
-std::optional<Action> ActionNamed(const std::string& name) {
-  for (const auto& [n, a] : kNames)
-    if (name == n) return a;
-  return std::nullopt;
-}
-
-std::string ActionNames() {
-  std::string out;
-  for (const auto& [n, a] : kNames) out += (out.empty() ? "" : ",") + std::string(n);
-  return out;
-}
 
 // A benchmark at a family's largest size simulates for minutes on a busy 2-core machine
 // (shortcut at n=1024: about 30 s idle, over two minutes at load 12); other scripted runs give
@@ -99,7 +76,7 @@ bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
     }
     std::vector<CurrentAccess> current;
     for (int i = 0; i < (gui.compare() ? 2 : 1); ++i)
-      if (const auto* ins = gui.pane(i).frame.Focus(); ins && ins->array >= 0)
+      if (const auto* ins = gui.pane(i).shown_step.Focus(); ins && ins->array >= 0)
         current.push_back({gui.pane(i).name, gui.pane(i).outcome->trace.arrays[size_t(ins->array)].name});
     if (!opt_.layout_out.empty() &&
         !SaveLayout(opt_.layout_out, gui.placed(), FindTextRuns(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts), FindWindowExtents(),

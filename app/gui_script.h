@@ -3,17 +3,9 @@
 // --frames frames (after a kernel file's save is redrawn, with --wait-reload), save the screenshot
 // and layout, write the --gif, and quit.
 #pragma once
-#include <optional>
-#include <string>
-
 #include "app/gui_app.h"
 
 namespace ws::app {
-
-// The action a --keys name stands for ("right", "up", "tab", ...), or none for an unknown name.
-std::optional<Action> ActionNamed(const std::string& name);
-// The names ActionNamed knows, for --help: "right,left,...".
-std::string ActionNames();
 
 class ScriptedRun {
  public:

@@ -8,7 +8,7 @@ find_package(OpenGL REQUIRED)
 find_path(WS_STB_INCLUDE stb_image_write.h PATH_SUFFIXES stb REQUIRED)
 
 add_library(ws_visual STATIC
-  visual/layout.cpp visual/palette.cpp visual/steps.cpp
+  visual/layout.cpp visual/palette.cpp visual/steps.cpp visual/stepping.cpp
   visual/memory_grid.cpp visual/warp_lanes.cpp visual/banks.cpp
   visual/source_view.cpp visual/counters.cpp visual/timeline.cpp visual/fault_banner.cpp
   visual/legend.cpp visual/glossary.cpp visual/memory_chart.cpp visual/l1_state.cpp visual/l1_view.cpp)
@@ -27,9 +27,16 @@ add_library(ws_capture STATIC app/gui_capture.cpp)
 target_include_directories(ws_capture PUBLIC ${CMAKE_SOURCE_DIR} PRIVATE ${WS_STB_INCLUDE})
 target_link_libraries(ws_capture PUBLIC ws_visual PRIVATE nlohmann_json::nlohmann_json)
 
-target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_app.cpp app/gui_script.cpp app/gui_bench.cpp
-  app/gui_worker.cpp app/gui_export.cpp app/gui_render.cpp)
+# The keys: one table (no window, so its tests, the README's key list among them, run anywhere).
+add_library(ws_keys STATIC app/key_table.cpp)
+target_include_directories(ws_keys PUBLIC ${CMAKE_SOURCE_DIR})
+target_link_libraries(ws_keys PUBLIC PkgConfig::WS_GLFW)
+
+# The window: one Gui class over gui_app.cpp and one gui_<part>.cpp per job (see gui_app.h).
+target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_app.cpp app/gui_window.cpp app/gui_fonts.cpp
+  app/gui_poll.cpp app/gui_keys.cpp app/gui_toolbar.cpp app/gui_pane.cpp app/gui_help.cpp app/gui_layout.cpp
+  app/gui_loop.cpp app/gui_script.cpp app/gui_bench.cpp app/gui_worker.cpp app/gui_export.cpp app/gui_render.cpp)
 target_include_directories(warpscope PRIVATE ${WS_STB_INCLUDE})
 target_compile_definitions(warpscope PRIVATE WARPSCOPE_WITH_GUI)
 find_package(Threads REQUIRED)
-target_link_libraries(warpscope PRIVATE ws_visual ws_settings ws_export ws_capture PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)
+target_link_libraries(warpscope PRIVATE ws_visual ws_keys ws_settings ws_export ws_capture PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)

@@ -20,9 +20,9 @@ BankStack FitBankStack(int words, int fit) {
   return {shown, words - shown};
 }
 
-void BanksView::Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed) {
-  const sim::WarpInstruction* ins = frame.Focus();
-  ImGui::PushID(frame.pane.c_str());
+void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed) {
+  const sim::WarpInstruction* ins = shown_step.Focus();
+  ImGui::PushID(shown_step.pane.c_str());
   const float title_y = ImGui::GetCursorPosY();
   ImGui::TextUnformatted("Shared-memory banks");
   HelpMarker(
@@ -55,7 +55,7 @@ void BanksView::Draw(const StepFrame& frame, float height, float scale, std::vec
   b.slot_h = std::clamp((avail_h - b.header_h) / float(std::max(rows, 1)), min_slot, line_h);
   b.area = {p.x, p.y, w, b.header_h + b.slot_h * float(rows)};
   if (placed) {
-    Placed pl{frame.pane, "banks", "", b.area};
+    Placed pl{shown_step.pane, "banks", "", b.area};
     pl.header_h = b.header_h;
     pl.slot_h = b.slot_h;
     placed->push_back(pl);
@@ -110,7 +110,7 @@ void BanksView::Draw(const StepFrame& frame, float height, float scale, std::vec
       const float tw = ImGui::CalcTextSize(txt).x;
       const float x = std::clamp(q.x, b.area.x, b.area.x + b.area.w - tw);
       dl->AddText(ImVec2(x, q.y + (q.h - line_h) * 0.5f), Pack(kConflict), txt);
-      if (placed) placed->push_back({frame.pane, "banks_more", txt, Rect{x, q.y, tw, q.h}});
+      if (placed) placed->push_back({shown_step.pane, "banks_more", txt, Rect{x, q.y, tw, q.h}});
       if (m.x >= x && m.x < x + tw && m.y >= q.y && m.y < q.y + q.h) hover_bank = bank;
     }
     if (m.x >= h.x && m.x < h.x + h.w && m.y >= h.y && m.y < h.y + h.h) hover_bank = bank;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "sim/rules.h"
-#include "visual/frame.h"
+#include "visual/shown_step.h"
 
 namespace ws::visual {
 
@@ -20,7 +20,7 @@ BankStack FitBankStack(int words, int fit);
 
 class BanksView {
  public:
-  void Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed);
+  void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed);
 };
 
 }  // namespace ws::visual

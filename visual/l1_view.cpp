@@ -40,29 +40,29 @@ L1GridLayout L1Grid(uint32_t sets, uint32_t ways, float w, float h) {
   return best;
 }
 
-void L1CacheView::Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed) {
-  if (!frame.trace) return;
-  const sim::Trace& t = *frame.trace;
+void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed) {
+  if (!shown_step.trace) return;
+  const sim::Trace& t = *shown_step.trace;
   const auto& c = t.caches;
-  ImGui::PushID(frame.pane.c_str());
+  ImGui::PushID(shown_step.pane.c_str());
   ImGui::BeginChild("l1##view", ImVec2(0, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  const sim::WarpInstruction* focus = frame.Focus();
+  const sim::WarpInstruction* focus = shown_step.Focus();
   const size_t count = t.instructions.size();
   auto index_of = [&](const sim::WarpInstruction* ins) {
     return ins && ins >= t.instructions.data() && ins < t.instructions.data() + count ? size_t(ins - t.instructions.data()) : count;
   };
   if (c.device.empty()) {
-    ImGui::TextWrapped("%s: the caches are not modelled in this run (--no-caches), so there is no L1 to show.", frame.pane.c_str());
+    ImGui::TextWrapped("%s: the caches are not modelled in this run (--no-caches), so there is no L1 to show.", shown_step.pane.c_str());
   } else if (c.traced_sm < 0 || c.l1_sets == 0 || c.l1_events_until.empty()) {
-    ImGui::TextWrapped("%s: no block is traced, so there is no SM's L1 to show.", frame.pane.c_str());
+    ImGui::TextWrapped("%s: no block is traced, so there is no SM's L1 to show.", shown_step.pane.c_str());
   } else {
     // The state at the step, and what changed since the focused warp's previous step (when that
     // pair of positions changes: stepping, not every frame).
     const bool fresh = state_.Reset(&c);
     // In whole-block mode the step is every warp's instruction: the L1 once the last was served.
     uint32_t now = 0;
-    for (const auto* ins : frame.current) now = std::max(now, state_.EventsAt(index_of(ins)));
-    const uint32_t before = frame.trail.empty() ? 0 : state_.EventsAt(index_of(frame.trail.front()));
+    for (const auto* ins : shown_step.current) now = std::max(now, state_.EventsAt(index_of(ins)));
+    const uint32_t before = shown_step.trail.empty() ? 0 : state_.EventsAt(index_of(shown_step.trail.front()));
     if (fresh || &c != shown_ || now != shown_now_ || before != shown_before_) {
       state_.Seek(std::min(before, now));
       std::vector<uint64_t> old_lines(state_.Slots());
@@ -76,7 +76,7 @@ void L1CacheView::Draw(const StepFrame& frame, float height, float scale, std::v
     }
     // The lines the step touches (every warp of it in whole-block mode).
     std::set<uint64_t> step_lines;
-    for (const auto* ins : frame.current) {
+    for (const auto* ins : shown_step.current) {
       sim::ServedSector sectors[sim::kWarpSize];
       const int n = sim::ServedSectors(*ins, sectors);
       for (int i = 0; i < n; ++i) step_lines.insert(sectors[i].sector / 4);
@@ -88,9 +88,9 @@ void L1CacheView::Draw(const StepFrame& frame, float height, float scale, std::v
     const float avail_w = ImGui::GetContentRegionAvail().x;
     const std::string sm = std::to_string(c.traced_sm), block = std::to_string(focus ? focus->block : 0u);
     const std::string lines = std::to_string(held) + " of " + std::to_string(slots) + " lines held";
-    const std::string head = FitText({frame.pane + ": L1 of SM " + sm + " (block " + block + ") \xc2\xb7 " + lines,
-                                      frame.pane + ": SM " + sm + " \xc2\xb7 " + lines,
-                                      frame.pane + ": " + std::to_string(held) + "/" + std::to_string(slots) + " lines"},
+    const std::string head = FitText({shown_step.pane + ": L1 of SM " + sm + " (block " + block + ") \xc2\xb7 " + lines,
+                                      shown_step.pane + ": SM " + sm + " \xc2\xb7 " + lines,
+                                      shown_step.pane + ": " + std::to_string(held) + "/" + std::to_string(slots) + " lines"},
                                      avail_w);
     ImGui::TextUnformatted(head.c_str());
     if (ImGui::IsItemHovered())
@@ -177,7 +177,7 @@ void L1CacheView::Draw(const StepFrame& frame, float height, float scale, std::v
         dl->AddRect(V(r.x, r.y), V(r.x + r.w, r.y + r.h), Pack(arrived_[s] ? kHighlight : kLine), 0, 0, thick);
       }
       if (placed) {
-        Placed p{frame.pane, "l1", "L1", Rect{origin.x, origin.y, w, h}, g.rows, g.cols};
+        Placed p{shown_step.pane, "l1", "L1", Rect{origin.x, origin.y, w, h}, g.rows, g.cols};
         p.cell = g.cell;
         placed->push_back(p);
       }

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "visual/frame.h"
+#include "visual/shown_step.h"
 #include "visual/l1_state.h"
 
 namespace ws::visual {
@@ -25,7 +25,7 @@ class L1CacheView {
  public:
   // Draws into the current window, `height` pixels tall at most; records the slots' grid as kind
   // "l1" (name "L1") in `placed`.
-  void Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed);
+  void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed);
 
  private:
   L1State state_;

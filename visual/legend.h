@@ -5,7 +5,7 @@
 #pragma once
 #include <vector>
 
-#include "visual/frame.h"
+#include "visual/shown_step.h"
 
 namespace ws::visual {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/trace.h"
-#include "visual/frame.h"
+#include "visual/shown_step.h"
 
 namespace ws::visual {
 

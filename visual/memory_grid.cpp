@@ -142,10 +142,10 @@ float MemoryPlanShare::Height(int frame, float own) const {
 
 // ---- touches so far ----
 
-void MemoryGridView::Update(const StepFrame& frame) {
-  const sim::Trace& t = *frame.trace;
-  if (trace_ != frame.trace || arrays_.size() != t.arrays.size()) {
-    trace_ = frame.trace;
+void MemoryGridView::Update(const ShownStep& shown_step) {
+  const sim::Trace& t = *shown_step.trace;
+  if (trace_ != shown_step.trace || arrays_.size() != t.arrays.size()) {
+    trace_ = shown_step.trace;
     arrays_.assign(t.arrays.size(), {});
     for (size_t i = 0; i < t.arrays.size(); ++i) {
       const auto& a = t.arrays[i];
@@ -164,7 +164,7 @@ void MemoryGridView::Update(const StepFrame& frame) {
     counted_ = 0;
     last_counted_ = nullptr;
   }
-  const auto& h = frame.history;
+  const auto& h = shown_step.history;
   size_t from = counted_;
   // Stepping on adds the new instructions; anything else counts again from the start.
   if (counted_ == 0 || counted_ > h.size() || h[counted_ - 1] != last_counted_) {
@@ -188,12 +188,12 @@ void MemoryGridView::Update(const StepFrame& frame) {
 
 // ---- drawing ----
 
-void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed,
+void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed,
                           MemoryPlanShare* share) {
-  if (!frame.trace) return;
-  const sim::Trace& trace = *frame.trace;
-  Update(frame);
-  ImGui::PushID(frame.pane.c_str());
+  if (!shown_step.trace) return;
+  const sim::Trace& trace = *shown_step.trace;
+  Update(shown_step);
+  ImGui::PushID(shown_step.pane.c_str());
   // The plan is made for the room offered; when its slots run past it (a short pane), the view is
   // as tall as they need (last frame's plan), so that the pane scrolls to them instead of cutting
   // them off.
@@ -213,7 +213,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     const bool matrix = trace.arrays[i].rows > 1 && m.cells_per_elem == 1;
     uint64_t warp_rows = matrix ? 32 : (32 * m.cells_per_elem + m.shape.cols - 1) / std::max<uint64_t>(m.shape.cols, 1);
     uint64_t warp_cols = 32;
-    if (frame.current.size() <= 1 && arrays_[i].span_rows > 0) {
+    if (shown_step.current.size() <= 1 && arrays_[i].span_rows > 0) {
       warp_rows = std::min<uint64_t>(arrays_[i].span_rows, 32);
       warp_cols = std::min<uint64_t>(arrays_[i].span_cols, 32);
     }
@@ -226,7 +226,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
   float w = avail.x, h = avail.y;
   if (share) {
     const int f = ImGui::GetFrameCount();
-    share->Offer(frame.pane, f, mine, avail.x, avail.y);
+    share->Offer(shown_step.pane, f, mine, avail.x, avail.y);
     plan_arrays = share->Arrays(f);
     w = share->Width(f, w);
     h = share->Height(f, h);
@@ -256,7 +256,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
 
     // The region: follow the cells the step touches in this array.
     CellBox box;
-    for (const auto* ins : frame.current)
+    for (const auto* ins : shown_step.current)
       if (ins->array == int(ai)) box.Add(a, m, *ins);
     const bool touched = !box.Empty();
     if (!touched) {  // the step does not touch this array: stay
@@ -292,7 +292,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
         ImGui::SetTooltip("%s", (what + region).c_str());
     }
     if (placed) {
-      Placed p{frame.pane, "grid", a.name, view, m.shape.rows, m.shape.cols, 1.0f};
+      Placed p{shown_step.pane, "grid", a.name, view, m.shape.rows, m.shape.cols, 1.0f};
       p.cell = cell;
       p.row0 = win.row0;
       p.col0 = win.col0;
@@ -305,7 +305,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     // The step's lanes in view, by cell (each pixel is filled once: a lit cell is not drawn
     // under its lane colour).
     std::vector<uint32_t> lit(win.rows * win.cols, 0);
-    for (const auto* ins : frame.current) {
+    for (const auto* ins : shown_step.current) {
       if (ins->array != int(ai)) continue;
       for (int lane = 0; lane < 32; ++lane) {
         uint64_t f, l;
@@ -377,11 +377,11 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
       }
     };
     // Trail: the focused warp's previous steps, fading, where the step itself is not.
-    for (int k = std::min<int>(trail_steps, int(frame.trail.size())) - 1; k >= 0; --k)
-      if (frame.trail[k]->array == int(ai)) light(frame.trail[k], uint8_t(150 - 110 * k / std::max(trail_steps, 1)));
+    for (int k = std::min<int>(trail_steps, int(shown_step.trail.size())) - 1; k >= 0; --k)
+      if (shown_step.trail[k]->array == int(ai)) light(shown_step.trail[k], uint8_t(150 - 110 * k / std::max(trail_steps, 1)));
     // The step: the lines and sectors its lanes fall in, outlined in the gaps around their cells.
     std::set<uint64_t> sectors, lines;
-    for (const auto* ins : frame.current) {
+    for (const auto* ins : shown_step.current) {
       if (ins->array != int(ai) || a.space != sim::Space::Global) continue;
       for (int lane = 0; lane < 32; ++lane) {
         if (!(ins->mask >> lane & 1)) continue;
@@ -411,7 +411,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     // that parts it from the lane colours. In whole-block mode a sector several warps touch shows
     // the focused warp's mark, else the first warp's. Nothing when the caches were not modelled.
     std::map<uint64_t, sim::ServedFrom> marks;
-    for (const auto* ins : frame.current) {
+    for (const auto* ins : shown_step.current) {
       if (ins->array != int(ai)) continue;
       sim::ServedSector served[sim::kWarpSize];
       const int n = sim::ServedSectors(*ins, served);
@@ -437,14 +437,14 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
     if (!slot.whole && slot.overview.w > 0) {
       const Rect& o = slot.overview;
       if (placed) {
-        Placed p{frame.pane, "overview", a.name, o, m.shape.rows, m.shape.cols, 1.0f};
+        Placed p{shown_step.pane, "overview", a.name, o, m.shape.rows, m.shape.cols, 1.0f};
         placed->push_back(p);
       }
       const float sx = o.w / float(m.shape.cols), sy = o.h / float(m.shape.rows);
       dl->AddRectFilled(V(o.x, o.y), V(o.x + o.w, o.y + o.h), Pack(kCellEmpty));
       const float dot = std::max(2.0f * scale, std::max(sx, sy));
       std::set<uint64_t> dots;
-      for (const auto* ins : frame.current) {
+      for (const auto* ins : shown_step.current) {
         if (ins->array != int(ai)) continue;
         for (int lane = 0; lane < 32; ++lane) {
           uint64_t f, l;
@@ -479,7 +479,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
                     (unsigned long long)(a.space == sim::Space::Shared ? (addr / 4) % 32 : addr - a.base),
                     (unsigned long long)(addr >> 5), (unsigned long long)(addr >> 7));
         int shown = 0, touched = 0;
-        for (const auto* ins : frame.history) {
+        for (const auto* ins : shown_step.history) {
           if (ins->array != int(ai)) continue;
           for (int lane = 0; lane < 32; ++lane) {
             uint64_t f, l;
@@ -492,7 +492,7 @@ void MemoryGridView::Draw(const StepFrame& frame, float height, float scale, std
             }
           }
         }
-        for (const auto* ins : frame.current) {
+        for (const auto* ins : shown_step.current) {
           if (ins->array != int(ai)) continue;
           sim::ServedSector served[sim::kWarpSize];
           const int n = sim::ServedSectors(*ins, served);

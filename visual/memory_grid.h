@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "visual/frame.h"
+#include "visual/shown_step.h"
 
 namespace ws::visual {
 
@@ -35,7 +35,7 @@ class MemoryGridView {
  public:
   // Draws into the current ImGui window, filling `height` pixels of it (the full width). With
   // `share`, A and B lay out their arrays together.
-  void Draw(const StepFrame& frame, float height, float scale, std::vector<Placed>* placed,
+  void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed,
             MemoryPlanShare* share = nullptr);
 
   // Set by the pane's view menu (the app draws it; presenter mode hides it).
@@ -52,11 +52,11 @@ class MemoryGridView {
     // The most rows and columns of cells one recorded warp instruction spans (0: none recorded).
     uint64_t span_rows = 0, span_cols = 0;
   };
-  void Update(const StepFrame& frame);
+  void Update(const ShownStep& shown_step);
   const sim::Trace* trace_ = nullptr;
   float needed_h_ = 0;  // the height last frame's plan took, past the room offered when that was short
   std::vector<ArrayState> arrays_;  // by array id
-  size_t counted_ = 0;                           // frame.history entries in `counts`
+  size_t counted_ = 0;                           // shown_step.history entries in `counts`
   const sim::WarpInstruction* last_counted_ = nullptr;
 };
 

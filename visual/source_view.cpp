@@ -15,14 +15,14 @@
 
 namespace ws::visual {
 
-void SourceView::Draw(const StepFrame& frame, const std::string& source_path, const std::string& text, float height,
+void SourceView::Draw(const ShownStep& shown_step, const std::string& source_path, const std::string& text, float height,
                       float scale, void* mono_font, const std::vector<SourceMark>* errors) {
-  ImGui::PushID(frame.pane.c_str());
+  ImGui::PushID(shown_step.pane.c_str());
   // The path where it fits, else the file's name (the path in a tooltip).
-  const std::string full_head = frame.pane + "  " + source_path;
+  const std::string full_head = shown_step.pane + "  " + source_path;
   const std::string file = source_path.substr(source_path.rfind('/') == std::string::npos ? 0 : source_path.rfind('/') + 1);
   const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
-  const std::string head = FitText({full_head, frame.pane + "  " + file}, ImGui::GetContentRegionAvail().x - marker_w);
+  const std::string head = FitText({full_head, shown_step.pane + "  " + file}, ImGui::GetContentRegionAvail().x - marker_w);
   ImGui::TextUnformatted(head.c_str());
   if (head != full_head && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", source_path.c_str());
   HelpMarker(
@@ -43,8 +43,8 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
   // scrollbar is always there: the lines' wrapping does not change with it coming and going.
   ImGui::BeginChild("source##view", ImVec2(0, height - header_h), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   if (mono_font) ImGui::PushFont(static_cast<ImFont*>(mono_font));
-  const uint32_t current = frame.Focus() && frame.trace && frame.Focus()->site < frame.trace->sites.size()
-                               ? frame.trace->sites[frame.Focus()->site].line
+  const uint32_t current = shown_step.Focus() && shown_step.trace && shown_step.Focus()->site < shown_step.trace->sites.size()
+                               ? shown_step.trace->sites[shown_step.Focus()->site].line
                                : 0;
   std::istringstream in(text);
   std::string line;
@@ -56,9 +56,9 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x;
     const sim::Counters* c = nullptr;
-    if (frame.trace) {
-      auto it = frame.trace->per_line.find(number);
-      if (it != frame.trace->per_line.end() && it->second.mem_inst) c = &it->second;
+    if (shown_step.trace) {
+      auto it = shown_step.trace->per_line.find(number);
+      if (it != shown_step.trace->per_line.end() && it->second.mem_inst) c = &it->second;
     }
     // The line's counters at the right of its first row, or on a row of their own under a line
     // that would otherwise be squeezed into less than half the width.
@@ -121,10 +121,10 @@ void SourceView::Draw(const StepFrame& frame, const std::string& source_path, co
       ImGui::SetScrollHereY(0.35f);
       scrolled_to_ = ~0u - number;
     }
-    if (number == current && !errors && (scrolled_to_ != current || scrolled_version_ != frame.version)) {
+    if (number == current && !errors && (scrolled_to_ != current || scrolled_version_ != shown_step.version)) {
       if (scrolled_to_ != current) ImGui::SetScrollHereY(0.35f);
       scrolled_to_ = current;
-      scrolled_version_ = frame.version;
+      scrolled_version_ = shown_step.version;
     }
     ImGui::PopID();
   }

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "visual/frame.h"
+#include "visual/shown_step.h"
 
 namespace ws::visual {
 
@@ -19,7 +19,7 @@ class SourceView {
   // `source_path`: the variant's file ("kernels/transpose/naive.cuh"); `text`: its contents.
   // `errors`: a kernel file's build that failed; the text is then the file as saved and the
   // counters are the last good build's.
-  void Draw(const StepFrame& frame, const std::string& source_path, const std::string& text, float height,
+  void Draw(const ShownStep& shown_step, const std::string& source_path, const std::string& text, float height,
             float scale, void* mono_font, const std::vector<SourceMark>* errors = nullptr);
 
  private:

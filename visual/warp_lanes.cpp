@@ -84,21 +84,21 @@ int LabelStride(float column_w, float label_w) {
   return 32;
 }
 
-void WarpLanesView::DrawCost(const StepFrame& frame, float scale, std::vector<Placed>* placed, ImFont* badge_font) {
-  const sim::WarpInstruction* ins = frame.Focus();
-  if (!frame.trace || !ins) {
+void WarpLanesView::DrawCost(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, ImFont* badge_font) {
+  const sim::WarpInstruction* ins = shown_step.Focus();
+  if (!shown_step.trace || !ins) {
     ImGui::TextDisabled("no memory instruction for this warp");
     return;
   }
-  const sim::Trace& trace = *frame.trace;
+  const sim::Trace& trace = *shown_step.trace;
   const sim::ArrayInfo* a = ins->array >= 0 && ins->array < int(trace.arrays.size()) ? &trace.arrays[ins->array] : nullptr;
   const uint32_t line = ins->site < trace.sites.size() ? trace.sites[ins->site].line : 0;
-  ImGui::PushID(frame.pane.c_str());
+  ImGui::PushID(shown_step.pane.c_str());
   // Which instruction, in one line: in full where it fits, else without the warp, else only in
   // the badge's tooltip (a narrow pane keeps its height for the badge and the picture).
   char full[160], brief[120];
-  if (frame.current.size() > 1)
-    std::snprintf(full, sizeof full, "block %u, %zu warps, line %u: %s.%s %s %uB", ins->block, frame.current.size(),
+  if (shown_step.current.size() > 1)
+    std::snprintf(full, sizeof full, "block %u, %zu warps, line %u: %s.%s %s %uB", ins->block, shown_step.current.size(),
                   line, sim::ToString(ins->op), sim::ToString(ins->space), a ? a->name.c_str() : "?", ins->width);
   else
     std::snprintf(full, sizeof full, "block %u warp %u, line %u: %s.%s %s %uB", ins->block, ins->warp, line,
@@ -109,24 +109,24 @@ void WarpLanesView::DrawCost(const StepFrame& frame, float scale, std::vector<Pl
   if (ImGui::CalcTextSize(full).x <= avail_w) ImGui::TextUnformatted(full);
   else if (ImGui::CalcTextSize(brief).x <= avail_w) ImGui::TextUnformatted(brief);
   // The cost, as the simulator words it (whole block: every warp of the step).
-  const sim::CaptionParts caption = sim::CaptionOf(frame.current);
+  const sim::CaptionParts caption = sim::CaptionOf(shown_step.current);
   const Rect badge = DrawCostBadge(caption, badge_font ? badge_font : LargestFont(), scale,
                                    ins->space == sim::Space::Global, full);
-  if (placed) placed->push_back({frame.pane, "badge", caption.Text(), badge});
+  if (placed) placed->push_back({shown_step.pane, "badge", caption.Text(), badge});
   ImGui::PopID();
 }
 
-void WarpLanesView::Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed, bool compact) {
-  const sim::WarpInstruction* ins = frame.Focus();
-  if (!frame.trace || !ins) return;
-  const sim::Trace& trace = *frame.trace;
+void WarpLanesView::Draw(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, bool compact) {
+  const sim::WarpInstruction* ins = shown_step.Focus();
+  if (!shown_step.trace || !ins) return;
+  const sim::Trace& trace = *shown_step.trace;
   const sim::ArrayInfo* a = ins->array >= 0 && ins->array < int(trace.arrays.size()) ? &trace.arrays[ins->array] : nullptr;
-  ImGui::PushID(frame.pane.c_str());
+  ImGui::PushID(shown_step.pane.c_str());
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
   const float num_h = compact ? 0.0f : ImGui::GetTextLineHeight();
   const Rect strip{p.x, p.y + num_h, w, (compact ? 10.0f : 22.0f) * scale};
-  if (placed) placed->push_back({frame.pane, "lanes", a ? a->name : "", strip});
+  if (placed) placed->push_back({shown_step.pane, "lanes", a ? a->name : "", strip});
   ImDrawList* dl = ImGui::GetWindowDrawList();
   int hovered = -1;
   const int label_stride = LabelStride(LaneBox(strip, 0).w, ImGui::CalcTextSize("00").x);

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "visual/frame.h"
+#include "visual/shown_step.h"
 
 struct ImFont;
 
@@ -19,10 +19,10 @@ class WarpLanesView {
  public:
   // The instruction in one line and its cost as a badge. `badge_font`: the badge's headline
   // font (null: the largest font loaded).
-  void DrawCost(const StepFrame& frame, float scale, std::vector<Placed>* placed, ImFont* badge_font = nullptr);
+  void DrawCost(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, ImFont* badge_font = nullptr);
   // The lane strip (and, when asked, every lane's element).
   // `compact`: a thin strip without lane numbers, for a pane short of room for the picture.
-  void Draw(const StepFrame& frame, float scale, std::vector<Placed>* placed, bool compact = false);
+  void Draw(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, bool compact = false);
 
   bool show_addresses = false;  // list every lane's element and address (set by the pane's view menu)
 };

@@ -1,5 +1,6 @@
-// What the views draw at one moment: a trace and the instructions of the current step (one warp,
-// or every warp of the block), with the recent ones (the trail) and all earlier ones (the heat).
+// The shown step, what the views draw at one moment: a trace and the instructions of the current
+// step (one warp, or every warp of the block), with the recent ones (the trail) and all earlier
+// ones (the heat); and where the views put things (Placed). visual/stepping.h chooses them.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -10,7 +11,7 @@
 
 namespace ws::visual {
 
-struct StepFrame {
+struct ShownStep {
   const sim::Trace* trace = nullptr;
   std::string pane;                                  // "A" or "B"
   std::vector<const sim::WarpInstruction*> current;  // the step: focused warp first

@@ -1,0 +1,166 @@
+// The root window's layout, one ImGui frame of it: the toolbar, the fault banners, the panes, the
+// side panel's tabs (source above; timings and counters, memory chart, L1 cache), the legend and
+// the bottom bar (the timeline, or presenter mode's status line) (see gui_app.h).
+#include "app/gui_app.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace ws::app {
+namespace {
+
+const sim::Finding* FirstError(const Pane& p) {
+  if (!p.outcome) return nullptr;
+  for (const auto& f : p.outcome->trace.findings)
+    if (sim::IsError(f.kind)) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+// Presenter mode's one line at the bottom: where we are and how B follows.
+void Gui::DrawStatusLine() {
+  const Pane& f = Focused();
+  std::string s = "step " + std::to_string(f.steps.empty() ? 0 : f.step + 1) + " of " + std::to_string(f.steps.size()) +
+                   " \xc2\xb7 block " + std::to_string(pb_.block) + ", warp " + std::to_string(pb_.warp) +
+                   (pb_.whole_block ? " (whole block)" : "");
+  if (Compare())
+    s += std::string(" \xc2\xb7 ") + (focus_ ? "A" : "B") + " follows " + (focus_ ? "B" : "A") + " " +
+         visual::ToString(follow_) + " (L)";
+  s += " \xc2\xb7 P leaves presenter mode";
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("%s", s.c_str());
+  ImGui::PopStyleColor();
+}
+
+void Gui::DrawFrame() {
+  placed_.clear();
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  // No background: the frame is cleared to the window colour, so the software rasteriser under
+  // Xvfb does not blend 1.6 million pixels a frame twice.
+  const ImGuiWindowFlags root = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoSavedSettings |
+                                ImGuiWindowFlags_NoBackground;
+  if (ImGui::Begin("warpscope##root", nullptr, root)) {
+    if (!present_) DrawPicker();
+    // A fault the simulator found: what, and where when the finding has a place.
+    for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+      Pane& p = pane_[i];
+      const sim::Finding* f = FirstError(p);
+      if (f && p.fault.Draw(p.name, p.outcome->trace, *f, scale_)) GoToFault(p, *f);
+    }
+
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float legend_h = visual::LegendView::Height(avail.x, scale_);
+    // Presenter mode: one status line at the bottom; otherwise the timeline bar.
+    const float bottom_h = present_ ? ImGui::GetTextLineHeightWithSpacing() * 2
+                                    : visual::TimelineView::Height(Compare(), scale_);
+    const float body_h = avail.y - legend_h - bottom_h - style.ItemSpacing.y * 2;
+    const float spacing = style.ItemSpacing.x;
+    // The source and the timings beside the panes, unless the window is less than 700 px wide at
+    // scale 1 (1280 px at scale 2): the panes then take the width, as in presenter mode.
+    const bool side = !present_ && avail.x >= 700.0f * scale_;
+    const float right_w = side ? std::clamp(avail.x * 0.28f, 200.0f * scale_, avail.x * 0.4f) : 0.0f;
+    const float left_w = side ? avail.x - right_w - spacing : avail.x;
+    if (Compare()) {
+      DrawPane(pane_[0], (left_w - spacing) * 0.5f, body_h);
+      ImGui::SameLine();
+      DrawPane(pane_[1], (left_w - spacing) * 0.5f, body_h);
+    } else {
+      DrawPane(pane_[0], left_w, body_h);
+    }
+    Pane& f = Focused();
+    if (side) {
+      ImGui::SameLine();
+      DrawSidePanel(right_w, body_h);
+    }
+
+    legend_.Draw(scale_, &placed_);
+    if (present_) {
+      DrawStatusLine();
+    } else {
+      ImGui::BeginChild("timeline##root", ImVec2(0, bottom_h), true, ImGuiWindowFlags_NoScrollbar);
+      pb_.step = f.step;
+      pb_.steps = int(f.steps.size());
+      pb_.compare = Compare();
+      pb_.follow = follow_;
+      pb_.leader = focus_ ? "B" : "A";
+      const auto in = timeline_.Draw(f.outcome ? &f.outcome->trace : nullptr, pb_, scale_);
+      if (in.step_changed) SetStepAll(pb_.step);
+      if (in.iteration) IterationAll(in.iteration);
+      if (in.selection_changed) Reselect();
+      if (in.follow_changed) Do(Action::Follow);
+      ImGui::EndChild();
+    }
+  }
+  ImGui::End();
+  DrawHelp();
+}
+
+// Beside the panes: the focused pane's source above three tabs, the timings with the counters,
+// the memory chart, and the L1 of the shown block's SM.
+void Gui::DrawSidePanel(float right_w, float body_h) {
+  Pane& f = Focused();
+  ImGui::BeginChild("side##root", ImVec2(right_w, body_h), false);
+  // The memory chart (four levels and three arrows) and the L1 view are tall: the source view
+  // gives them room.
+  const float source_h = body_h * (chart_shown_ ? 0.3f : 0.5f);
+  const std::string& path = f.variant.variant->source;
+  const auto problem = file_problems_.find(path);
+  if (problem != file_problems_.end()) {
+    std::vector<visual::SourceMark> marks;
+    for (const auto& d : problem->second.diagnostics) marks.push_back({d.line, d.severity + ": " + d.message});
+    f.source.Draw(f.shown_step, path, problem->second.text, source_h, scale_, mono_, &marks);
+  } else {
+    f.source.Draw(f.shown_step, path, kernels::KernelSource(path), source_h, scale_, mono_);
+  }
+  ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
+  // Three tabs: the timings with the counters, the memory chart, and the L1 of the shown
+  // block's SM (--side picks the first shown). The tabs' full names where they fit (a tab
+  // bar's content is as wide as its tabs' names).
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float tabs_w = ImGui::CalcTextSize("timings & counters").x + ImGui::CalcTextSize("memory chart").x +
+                       ImGui::CalcTextSize("L1 cache").x + 6 * st.FramePadding.x + 2 * st.ItemInnerSpacing.x;
+  // Decided from the panel's width, which stays the same from frame to frame (the tab bar
+  // lays out with the widths of the frame before), less the room a scrollbar may take.
+  const bool long_tabs = tabs_w <= right_w - 2 * st.WindowPadding.x - 2 * st.WindowBorderSize - st.ScrollbarSize;
+  if (ImGui::BeginTabBar("side##tabs")) {
+    const ImGuiTabItemFlags pick_chart = side_tab_set_ || opt_.side != "chart" ? 0 : ImGuiTabItemFlags_SetSelected;
+    const ImGuiTabItemFlags pick_l1 = side_tab_set_ || opt_.side != "l1" ? 0 : ImGuiTabItemFlags_SetSelected;
+    if (ImGui::BeginTabItem(long_tabs ? "timings & counters###timings" : "timings###timings")) {
+      const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
+                                      Compare() ? pane_[1].Id() : "",
+                                      Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
+                                      timings_, cuda_, scale_);
+      if (run) StartGpuTimings();
+      ImGui::EndTabItem();
+    }
+    chart_shown_ = false;
+    if (ImGui::BeginTabItem(long_tabs ? "memory chart###chart" : "chart###chart", nullptr, pick_chart)) {
+      chart_shown_ = true;
+      const Pane& pa = pane_[0];
+      const Pane& pb = pane_[1];
+      chart_.Draw(pa.outcome ? &pa.flow : nullptr, Compare() && pb.outcome ? &pb.flow : nullptr, scale_, &placed_);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem(long_tabs ? "L1 cache###l1" : "L1###l1", nullptr, pick_l1)) {
+      chart_shown_ = true;
+      // A above B, each with half the height.
+      const int shown = Compare() ? 2 : 1;
+      const float each = (ImGui::GetContentRegionAvail().y - st.ItemSpacing.y * float(shown - 1)) / float(shown);
+      for (int i = 0; i < shown; ++i)
+        if (pane_[i].outcome) pane_[i].l1.Draw(pane_[i].shown_step, each, scale_, &placed_);
+      ImGui::EndTabItem();
+    }
+    side_tab_set_ = true;
+    ImGui::EndTabBar();
+  }
+  ImGui::EndChild();
+  ImGui::EndChild();
+}
+
+}  // namespace ws::app

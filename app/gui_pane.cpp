@@ -1,0 +1,159 @@
+// One pane's chrome and views: its title and "view…" menu, the cost badge, the loading bar, the
+// lane strip, the GPU's note, the memory grid and the banks; a pane too short for them scrolls
+// and brings the step's array into sight (see gui_app.h).
+#include "app/gui_app.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "visual/text_fit.h"
+
+namespace ws::app {
+
+void Gui::DrawPane(Pane& p, float width, float height) {
+  ImGui::PushID(p.name.c_str());
+  const bool focused = &p == &Focused();
+  ImGui::PushStyleColor(ImGuiCol_Border, focused && Compare() ? ImVec4(0.94f, 0.89f, 0.26f, 1) : ImGui::GetStyle().Colors[ImGuiCol_Border]);
+  // The views fill the pane; a pane too short for its badge, lanes and one row of cells scrolls
+  // rather than hides them (from the frame after they ran past its bottom edge).
+  ImGui::BeginChild("pane", ImVec2(width, height), true,
+                    p.overflowed ? 0 : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::PopStyleColor();
+  const kernels::VariantInfo& info = *p.variant.variant;
+  // A short pane (a 720-line projector at a large scale) keeps its height for the picture: the
+  // title and the notes take one line each, the rest in their tooltips.
+  const bool short_pane = height < 18 * ImGui::GetTextLineHeightWithSpacing();
+  // The family is in the toolbar; the title names the pane and the variant, and wraps.
+  const std::string full_title = p.name + ": " + info.title;
+  // The pane's view settings sit in a menu at the title's right (hidden in presenter mode).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float menu_w = present_ ? 0 : ImGui::CalcTextSize("view\xe2\x80\xa6").x + style.FramePadding.x * 2;
+  const float title_x = ImGui::GetCursorPosX();
+  const float right = ImGui::GetWindowContentRegionMax().x;
+  const float title_w = right - title_x - (menu_w > 0 ? menu_w + style.ItemSpacing.x : 0);
+  // The large font where the title fits on one line; otherwise the body font, wrapped.
+  ImFont* title_font = big_ && big_->CalcTextSizeA(big_->FontSize, FLT_MAX, 0, full_title.c_str()).x <= title_w ? big_ : nullptr;
+  const std::string title = title_font || !short_pane ? full_title : visual::Ellipsize(full_title, title_w);
+  if (title_font) ImGui::PushFont(title_font);
+  ImGui::PushTextWrapPos(title_x + title_w);
+  ImGui::TextUnformatted(title.c_str());
+  ImGui::PopTextWrapPos();
+  if (title_font) ImGui::PopFont();
+  const bool title_hovered = ImGui::IsItemHovered();
+  if (!present_) {
+    const float after_title_y = ImGui::GetCursorPosY();
+    ImGui::SameLine(std::max(right - menu_w, title_x));
+    if (ImGui::SmallButton("view\xe2\x80\xa6##pane")) ImGui::OpenPopup("view##pane");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Zoom, trail and lane addresses for this pane");
+    if (ImGui::BeginPopup("view##pane")) {
+      ImGui::SetNextItemWidth(160 * scale_);
+      ImGui::SliderFloat("zoom##view", &p.grid.zoom, 1.0f, 16.0f, "%.1fx");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Magnify the grids; scroll to move around.");
+      ImGui::SetNextItemWidth(160 * scale_);
+      ImGui::SliderInt("trail##view", &p.grid.trail_steps, 0, 8);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many earlier steps of this warp stay lit, fading.");
+      ImGui::Checkbox("lane addresses##view", &p.lanes.show_addresses);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("List every lane's element and address under the lanes.");
+      ImGui::EndPopup();
+    }
+    ImGui::SetCursorPosY(std::max(after_title_y, ImGui::GetCursorPosY()));
+  }
+  if (title_hovered) {
+    if (p.outcome) {
+      const auto& sh = p.outcome->trace.shape;
+      ImGui::SetTooltip("%s\n%s at n=%d: grid %u\xc3\x97%u blocks of %u\xc3\x97%u threads; output %s.\n\n%s%s%s", full_title.c_str(),
+                        p.Id().c_str(), p.n, sh.grid.x, sh.grid.y, sh.block.x, sh.block.y,
+                        p.outcome->check.passed ? "matches the CPU reference" : "DIFFERS from the CPU reference",
+                        info.description.c_str(), info.on_hardware.empty() ? "" : "\n\nOn the GPU: ", info.on_hardware.c_str());
+    } else {
+      ImGui::SetTooltip("%s\n%s\n\n%s", full_title.c_str(), p.Id().c_str(), info.description.c_str());
+    }
+  }
+  // The cost of the current instruction comes first: it carries the lesson.
+  if (p.outcome && !p.steps.empty()) p.lanes.DrawCost(p.shown_step, scale_, &placed_, badge_ ? badge_ : big_);
+  if (p.loading) {
+    // Large sizes take seconds: say how far the simulation is and let the lecturer stop it.
+    const SimProgress pr = worker_.Progress(p.name == "A" ? 0 : 1);
+    const float frac = pr.blocks_total ? float(double(pr.blocks_done) / double(pr.blocks_total)) : 0.0f;
+    const std::string label = pr.blocks_total ? "simulating n=" + std::to_string(p.n) + ": block " +
+                                                    std::to_string(pr.blocks_done) + " of " + std::to_string(pr.blocks_total)
+                                              : "simulating n=" + std::to_string(p.n) + " ...";
+    ImGui::ProgressBar(frac, ImVec2(std::max(ImGui::GetContentRegionAvail().x - 90 * scale_, 60 * scale_), 0), label.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("cancel##load")) worker_.Cancel(p.name == "A" ? 0 : 1);
+  }
+  if (!p.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.3f, 1));
+    ImGui::TextWrapped("%s", p.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (p.outcome) {
+    const auto& t = p.outcome->trace;
+    // The launch shape is in the title's tooltip; what must not be missed is said here.
+    if (!p.outcome->check.passed || t.truncated) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));
+      ImGui::TextWrapped("%s%s%s", p.outcome->check.passed ? "" : "output DIFFERS from the CPU reference",
+                         !p.outcome->check.passed && t.truncated ? "; " : "", t.truncated ? "trace truncated" : "");
+      ImGui::PopStyleColor();
+    }
+    if (p.steps.empty()) ImGui::TextDisabled("warp %u of block %u issues no memory instruction", pb_.warp, pb_.block);
+    // A short pane keeps room for the picture (a label and three rows of legible cells, and the
+    // banks' header where the kernel uses shared memory): the lane strip loses its numbers and
+    // the GPU's note goes to the title's tooltip.
+    const float line_h = ImGui::GetTextLineHeightWithSpacing();
+    const float picture_min = line_h + 3 * visual::LegibleCell(scale_) + (p.HasShared() ? 3 * line_h : 0.0f);
+    const float lanes_h = ImGui::GetTextLineHeight() + 24.0f * scale_ + style.ItemSpacing.y;
+    p.lanes.Draw(p.shown_step, scale_, &placed_, ImGui::GetContentRegionAvail().y < lanes_h + picture_min);
+    if (!info.on_hardware.empty() && !present_ && (!short_pane || ImGui::GetContentRegionAvail().y >= line_h + picture_min)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));  // Okabe-Ito orange
+      const std::string note = "On the GPU: " + info.on_hardware;
+      // The note is a footnote to the picture: wrapped whole only in a pane tall enough that its
+      // lines do not take the rows a warp's footprint needs (24 lines); else one line and a tooltip.
+      if (short_pane || height < 24 * line_h) {
+        ImGui::TextUnformatted(visual::Ellipsize(note, ImGui::GetContentRegionAvail().x).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", note.c_str());
+      } else {
+        ImGui::TextWrapped("%s", note.c_str());
+      }
+      ImGui::PopStyleColor();
+    }
+    const float rest = ImGui::GetContentRegionAvail().y;
+    const bool shared = p.HasShared();
+    const float banks_h = shared ? std::clamp(rest * 0.36f, std::min(90.0f * scale_, rest * 0.45f), 260.0f * scale_) : 0.0f;
+    p.grid.Draw(p.shown_step, rest - banks_h, scale_, &placed_, Compare() ? &grid_plan_ : nullptr);
+    if (shared) p.banks.Draw(p.shown_step, banks_h, scale_, &placed_);
+  }
+  // What is seen of the pane ends half a padding above its bottom edge.
+  const float content_bottom = ImGui::GetCursorScreenPos().y - style.ItemSpacing.y + ImGui::GetScrollY();
+  const float visible_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.WindowPadding.y * 0.5f;
+  p.overflowed = content_bottom > visible_bottom + 1.0f;
+  // A pane that scrolls (a 720-line projector at scale 2) brings the array the step touches into
+  // sight, its label and first row of cells, in the first frames of each step (its scroll range
+  // follows the content a frame late); then the user may scroll away from it.
+  if (p.in_sight_step != p.step) p.in_sight_step = p.step, p.in_sight_frames = 0;
+  if (p.overflowed && p.outcome && p.in_sight_frames < 8) {
+    ++p.in_sight_frames;
+    const sim::WarpInstruction* ins = p.shown_step.Focus();
+    const visual::Placed* grid = nullptr;
+    if (ins && ins->array >= 0)
+      for (const auto& pl : placed_)
+        if (pl.pane == p.name && pl.kind == "grid" && pl.name == p.outcome->trace.arrays[size_t(ins->array)].name) grid = &pl;
+    if (grid) {
+      const float top = ImGui::GetWindowPos().y + style.WindowPadding.y * 0.5f;
+      const float below = grid->rect.y + std::min(grid->rect.h, grid->cell) - visible_bottom;
+      const float above = top - (grid->rect.y - ImGui::GetTextLineHeightWithSpacing());
+      // Down to its first row of cells, but not past its label; else up to its label.
+      const float delta = below > 0.5f ? std::min(below, -above) : above > 0.5f ? -above : 0.0f;
+      if (std::abs(delta) > 0.5f) ImGui::SetScrollY(std::max(ImGui::GetScrollY() + delta, 0.0f));
+    }
+  }
+  ImGui::EndChild();
+  p.rect = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y};
+  if (ImGui::IsItemClicked() && Compare()) focus_ = p.name == "A" ? 0 : 1;
+  ImGui::PopID();
+}
+
+}  // namespace ws::app

@@ -1,0 +1,221 @@
+// Polling what runs beside the window: the simulation worker's results, the kernel files shown
+// (rebuilt on every save) and the GPU timings, recorded or measured now (see gui_app.h).
+// Sections, each marked by its line:
+//   // ---- simulations ----
+//   // ---- kernel files ----
+//   // ---- timings ----
+#include "app/gui_app.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "app/cli.h"
+
+namespace ws::app {
+
+// ---- simulations ----
+
+void Gui::Request(Pane& p) {
+  const auto& ref = p.variant;
+  int n = n_ ? n_ : ref.TeachingN();
+  const int max_n = ref.family->info.max_sim_n;
+  if (n < 1 || n > max_n) {
+    const int clamped = std::clamp(n, 1, max_n);
+    message_ = "n=" + std::to_string(n) + " is outside 1.." + std::to_string(max_n) + " for " + ref.family->info.name +
+               " (" + ref.family->info.size_meaning + "); using " + std::to_string(clamped);
+    n = clamped;
+    n_ = n;
+  }
+  n_edit_ = n;
+  p.n = n;
+  p.loading = true;
+  worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, pb_.block, !opt_.no_caches});
+}
+
+void Gui::PollWorker() {
+  for (auto& r : worker_.Poll()) {
+    Pane& p = pane_[r.job.pane];
+    if (r.job.generation != p.generation) continue;
+    p.loading = false;
+    if (r.cancelled) {
+      message_ = p.name + ": simulation of " + r.job.variant + " at n=" + std::to_string(r.job.n) + " cancelled" +
+                 (p.outcome ? "; the previous picture stays" : "");
+      continue;
+    }
+    if (!r.outcome) {
+      p.error = r.error;
+      message_ = p.name + ": " + r.error;
+      continue;
+    }
+    p.error.clear();
+    const uint64_t blocks = r.outcome->trace.shape.grid.Count();
+    const uint64_t warps = (r.outcome->trace.shape.block.Count() + 31) / 32;
+    if (pb_.warp >= warps) {
+      message_ = "warp " + std::to_string(pb_.warp) + " is outside a block of " + std::to_string(warps) + " warps; showing warp 0";
+      pb_.warp = 0;
+    }
+    if (pb_.block >= blocks && blocks > 0) {
+      message_ = "block " + std::to_string(pb_.block) + " is outside the grid of " + std::to_string(blocks) + " blocks; showing block 0";
+      pb_.block = 0;
+      p.outcome = r.outcome;  // keep something on screen while block 0 loads
+      Request(pane_[0]);
+      if (Compare()) Request(pane_[1]);
+      continue;
+    }
+    p.outcome = r.outcome;
+    p.flow = FlowOf(p);
+    ShowStep(p);
+    if (p.saved != Clock::time_point{}) {
+      // Save-to-picture: from the save noticed to the new simulation on screen (docs/PERFORMANCE.md).
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "; new picture %.2f s after the save",
+                    std::chrono::duration<double>(Clock::now() - p.saved).count());
+      message_ += buf;
+      std::cerr << "warpscope: " << p.name << ": " << p.Id() << buf + 1 << "\n";
+      p.saved = {};
+      ++reloads_;
+    }
+  }
+}
+
+// ---- kernel files ----
+
+void Gui::PollFiles() {
+  std::vector<std::string> shown;
+  for (int i = 0; i < 2; ++i)
+    if (pane_[i].variant.family && pane_[i].variant.family->from_file && (i == 0 || Compare()))
+      shown.push_back(pane_[i].variant.family->info.name);
+  files_.Watch(shown);
+  for (auto& e : files_.Poll()) {
+    const auto asked = opening_.find(e.file);
+    const int open_pane = asked != opening_.end() ? asked->second : -1;
+    if (asked != opening_.end()) opening_.erase(asked);
+    if (!e.family) {
+      file_problems_[e.file] = {e.diagnostics, e.text};
+      message_ = e.message;
+      std::cerr << "warpscope: " << e.message << "\n";
+      continue;
+    }
+    file_problems_.erase(e.file);
+    message_ = e.message;
+    if (open_pane >= 0) {  // "open file": show its first kernel
+      const kernels::VariantRef first{e.family, &e.family->info.variants.front()};
+      if (open_pane == 1) {
+        compare_on_ = true;
+        pane_[1].variant = first;
+        pane_[1].step = pane_[0].step;
+        Request(pane_[1]);
+      } else {
+        ShowVariant(0, first, true);
+        if (e.family->info.variants.size() > 1) {
+          pane_[1].variant = NextInFamily(first);
+          pane_[1].step = 0;
+          if (Compare()) Request(pane_[1]);
+        } else {
+          compare_on_ = false;
+          focus_ = 0;
+        }
+      }
+      continue;
+    }
+    // A save: every pane showing the file gets the new build, at the same kernel, step and size.
+    for (int i = 0; i < 2; ++i) {
+      Pane& p = pane_[i];
+      if (!p.variant.family || !p.variant.family->from_file || p.variant.family->info.name != e.file) continue;
+      const auto& vs = e.family->info.variants;
+      auto it = std::find_if(vs.begin(), vs.end(), [&](const kernels::VariantInfo& v) { return v.name == p.variant.variant->name; });
+      p.variant = {e.family, it != vs.end() ? &*it : &vs.front()};
+      p.saved = e.change_seen;
+      if (i == 0 || Compare()) Request(p);
+    }
+  }
+}
+
+// ---- timings ----
+
+namespace {
+
+std::string FamilyOf(const std::string& id) { return id.substr(0, id.find('/')); }
+
+visual::TimingRow RowOf(const kernels::Timing& t) {
+  return {t.variant, t.ms_median, t.ms_min, t.ms_max, t.rate, t.rate_unit, t.pct_of_peak, t.peak_name,
+          t.peak_meaning, t.speedup, t.n, t.error};
+}
+
+}  // namespace
+
+void Gui::StartGpuTimings() {
+  if (!cuda_) {
+    message_ = "no GPU to time on: " + cuda_why_;
+    return;
+  }
+  if (!gpu_) gpu_ = std::make_unique<kernels::GpuRunner>();
+  if (timing_n_ == 0) timing_n_ = pane_[0].variant.family->info.timing_n;
+  std::vector<std::string> ids;
+  const auto* fam = pane_[0].variant.family;
+  for (const auto& v : fam->info.variants) ids.push_back(fam->info.name + "/" + v.name);
+  gpu_->Start(ids, timing_n_, 7);
+  timings_.running = true;  // until the first poll says otherwise
+}
+
+void Gui::PollTimings() {
+  const std::string& family = pane_[0].variant.family->info.name;
+  if (gpu_) {
+    const auto st = gpu_->Poll();
+    timings_.running = st.running;
+    timings_.progress = st.progress;
+    timings_.status = st.running ? st.message : st.report.device.empty() ? st.message : "measured now on " + st.report.device;
+    timings_.status_detail.clear();
+    timings_.rows.clear();
+    for (const auto& t : st.report.timings)
+      if (FamilyOf(t.variant) == family) timings_.rows.push_back(RowOf(t));
+    if (!timings_.rows.empty() || st.running) return;
+  }
+  if (timings_family_ == family) return;
+  timings_family_ = family;
+  timings_ = {};
+  // The first recorded file (by name) that has this family's rows.
+  std::vector<std::string> problems;
+  std::optional<kernels::BenchReport> rec;
+  for (auto& f : LoadRecordedResults(&problems)) {
+    std::erase_if(f.report.timings, [&](const kernels::Timing& t) { return FamilyOf(t.variant) != family; });
+    if (!f.report.timings.empty()) { rec = std::move(f.report); break; }
+  }
+  // One line on screen; the driver's reason and the files' problems in its tooltip.
+  const std::string head = cuda_ ? "Press \"run on GPU\" to time this family" : "No GPU";
+  timings_.status_detail = cuda_ ? "" : cuda_why_;
+  for (const auto& why : problems) timings_.status_detail += (timings_.status_detail.empty() ? "" : "\n") + why;
+  if (!rec) {
+    timings_.status = head + " \xe2\x80\x94 no recorded results for " + family;
+    return;
+  }
+  timings_.status = head + " \xe2\x80\x94 results recorded on " + rec->device + (rec->date.empty() ? "" : ", " + rec->date);
+  if (!rec->command.empty())
+    timings_.status_detail += (timings_.status_detail.empty() ? "" : "\n") + std::string("recorded with: ") + rec->command;
+  for (const auto& t : rec->timings) timings_.rows.push_back(RowOf(t));
+}
+
+visual::MemoryFlow Gui::FlowOf(const Pane& p) const {
+  auto f = visual::FlowFromCounters(p.Id(), p.outcome->trace.total, !p.outcome->trace.caches.device.empty());
+  if (!f.cache_source.empty()) return f;
+  for (const auto& rec : ncu_) {
+    const auto* run = rec.Find(p.Id(), p.n);
+    if (!run) continue;
+    auto get = [&](const char* name) -> std::optional<double> {
+      auto it = run->metrics.find(name);
+      return it == run->metrics.end() ? std::nullopt : std::optional<double>(it->second);
+    };
+    f.l1_hit_pct = get("l1tex__t_sector_hit_rate.pct");
+    f.l2_read_sectors = get("lts__t_sectors_srcunit_tex_op_read.sum");
+    f.dram_read_bytes = get("dram__bytes_read.sum");
+    f.dram_write_bytes = get("dram__bytes_write.sum");
+    f.cache_source = "measured by Nsight Compute on " + rec.device + " at n=" + std::to_string(p.n);
+    break;
+  }
+  return f;
+}
+
+}  // namespace ws::app

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "sim/caption.h"
+#include "sim/finding_text.h"
 #include "sim/metrics.h"
 
 namespace ws::app {
@@ -18,15 +19,17 @@ std::string Hex(uint64_t v) {
 nlohmann::json FindingsJson(const sim::Trace& t) {
   auto arr = nlohmann::json::array();
   for (const auto& f : t.findings) {
+    // "message" is the finding's one text (sim::FindingText), as stats and the GUI say it; the
+    // fields beside it are its parts, those its scope has.
     nlohmann::json j = {{"kind", sim::ToString(f.kind)},
                         {"error", sim::IsError(f.kind)},
-                        {"message", f.message},
-                        {"block", {f.block.x, f.block.y, f.block.z}},
-                        {"thread", {f.thread.x, f.thread.y, f.thread.z}},
+                        {"message", sim::FindingText(t, f)},
                         {"occurrences", f.occurrences}};
+    if (f.scope != sim::FindingScope::Launch) j["block"] = {f.block.x, f.block.y, f.block.z};
+    if (f.scope == sim::FindingScope::Thread) j["thread"] = {f.thread.x, f.thread.y, f.thread.z};
     if (f.site >= 0) j["line"] = t.sites[f.site].line;
     if (f.array >= 0) j["array"] = t.arrays[f.array].name;
-    if (f.address) j["address"] = Hex(f.address);
+    if (f.has_address) j["address"] = Hex(f.address);
     arr.push_back(j);
   }
   return arr;
@@ -112,13 +115,7 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
 }
 
 void PrintFindings(std::ostream& out, const sim::Trace& t) {
-  for (const auto& f : t.findings) {
-    const std::string place = sim::FindingPlace(t, f);
-    out << "  " << (sim::IsError(f.kind) ? "error" : "warning") << " [" << sim::ToString(f.kind) << "] "
-        << (place.empty() ? "" : place + ", ") << f.message;
-    if (f.occurrences > 1) out << " (" << f.occurrences << " times)";
-    out << "\n";
-  }
+  for (const auto& f : t.findings) out << "  " << sim::FindingText(t, f) << "\n";
 }
 
 nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps) {

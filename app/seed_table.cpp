@@ -14,46 +14,43 @@ const std::vector<SeedTableRow>& SeedTableRows() {
   // The seed's rows in its order; where ncu counts instructions (smsp__inst_executed) the
   // simulator's warp-level requests are the same thing: one request per warp instruction.
   static const std::vector<SeedTableRow> rows = {
-      {"DRAM reads", "dram__bytes_read.sum", "dram__bytes_read.sum", "bytes", 1,
-       "bytes read from device memory (L2 misses)"},
-      {"DRAM writes", "dram__bytes_write.sum", "dram__bytes_write.sum", "bytes", 1,
-       "bytes written to device memory (L2 write-backs)"},
-      {"L2 reads", "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_read.sum", "sectors", 1,
-       "32-byte sectors the L1s read from L2 (their misses)"},
-      {"L1 hit rate", "l1tex__t_sector_hit_rate.pct", "l1tex__t_sector_hit_rate.pct", "%", 1,
-       "share of L1 sector lookups that hit"},
+      {"DRAM reads", "dram__bytes_read.sum", "dram__bytes_read.sum", "bytes"},
+      {"DRAM writes", "dram__bytes_write.sum", "dram__bytes_write.sum", "bytes"},
+      {"L2 reads", "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_read.sum", "sectors"},
+      {"L1 hit rate", "l1tex__t_sector_hit_rate.pct", "l1tex__t_sector_hit_rate.pct", "%"},
       {"L1 read requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-       "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "", 1, "warp-level global load requests"},
+       "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", ""},
       {"L1 read sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-       "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sectors", 1, "32-byte sectors the global loads touched"},
+       "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sectors"},
       {"L1 write requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-       "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "", 1, "warp-level global store requests"},
+       "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", ""},
       {"L1 write sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-       "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sectors", 1, "32-byte sectors the global stores touched"},
+       "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sectors"},
       {"Shared memory reads", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts", 1,
-       "passes through the 32 banks for shared loads"},
+       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts"},
       {"Shared memory writes", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts", 1,
-       "passes through the 32 banks for shared stores"},
+       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts"},
       {"Global load instructions", "smsp__inst_executed_op_global_ld.sum",
-       "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "", 1, "warp-level LDG instructions executed"},
+       "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", ""},
       {"Global store instructions", "smsp__inst_executed_op_global_st.sum",
-       "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "", 1, "warp-level STG instructions executed"},
+       "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", ""},
       {"Global reductions (RED)", "smsp__inst_executed_op_global_red.sum",
-       "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "", 1,
-       "warp-level atomics whose result is unused (RED) executed"},
+       "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", ""},
       {"Global atomics (ATOM)", "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
-       "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "", 1,
-       "warp-level atomics whose result is used (ATOM) executed"},
+       "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", ""},
       {"Shared load instructions", "smsp__sass_inst_executed_op_shared_ld.sum",
-       "smsp__sass_inst_executed_op_shared_ld.sum", "", 1, "warp-level LDS instructions executed"},
+       "smsp__sass_inst_executed_op_shared_ld.sum", ""},
       {"Shared store instructions", "smsp__sass_inst_executed_op_shared_st.sum",
-       "smsp__sass_inst_executed_op_shared_st.sum", "", 1, "warp-level STS instructions executed"},
-      {"Duration", "gpu__time_duration.sum", "", "ms", 1e-6,
-       "the kernel's time on the GPU (ncu's single profiled launch; --gpu: median of timed runs)"},
+       "smsp__sass_inst_executed_op_shared_st.sum", ""},
+      {"Duration", "gpu__time_duration.sum", "", "ms", 1e-6, "ncu's single profiled launch; --gpu: median of timed runs"},
   };
   return rows;
+}
+
+std::string SeedTableRow::Meaning() const {
+  std::string m = sim::MetricMeaning(ncu_metric);
+  if (m.empty()) m = sim::MetricMeaning(sim_metric);
+  return note.empty() ? m : m + " (" + note + ")";
 }
 
 std::optional<double> SimulatedValue(const std::string& metric, const sim::Counters& c) {
@@ -157,7 +154,7 @@ SeedTable BuildSeedTable(const std::string& family, int n, const std::vector<std
     for (const auto& c : t.cells[r]) simulated |= c.sim.has_value();
     if (!simulated && !sims.empty()) missing += (missing.empty() ? "" : ", ") + t.rows[r].label;
   }
-  if (!missing.empty()) t.notes.push_back("not simulated yet (they need the L1/L2/DRAM model): " + missing);
+  if (!missing.empty()) t.notes.push_back("not simulated: " + missing);
   return t;
 }
 
@@ -248,7 +245,7 @@ nlohmann::json SeedTableJson(const SeedTable& t) {
   j["rows"] = nlohmann::json::array();
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto& row = t.rows[r];
-    nlohmann::json jr = {{"label", row.label}, {"unit", row.unit}, {"meaning", row.meaning},
+    nlohmann::json jr = {{"label", row.label}, {"unit", row.unit}, {"meaning", row.Meaning()},
                          {"ncu_metric", row.ncu_metric}};
     jr["sim_metric"] = row.sim_metric.empty() ? nlohmann::json(nullptr) : nlohmann::json(row.sim_metric);
     auto sim = nlohmann::json::object(), rec = nlohmann::json::object(), live = nlohmann::json::object();

@@ -20,7 +20,9 @@ struct SeedTableRow {
   std::string sim_metric;  // the same name, or the simulator's equivalent; empty: cannot be simulated
   std::string unit;        // "", "%", "bytes", "ms"
   double ncu_scale = 1;    // ncu's value x this = the row's unit (gpu__time_duration is in ns)
-  std::string meaning;     // one sentence
+  std::string note;        // what the table adds to the metric's meaning, if anything
+  // One sentence: the metric's meaning as sim::MetricMeaning words it, with the note.
+  std::string Meaning() const;
 };
 const std::vector<SeedTableRow>& SeedTableRows();
 

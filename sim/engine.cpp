@@ -409,13 +409,6 @@ class EngineImpl {
     trace.findings.push_back(std::move(f));
   }
 
-  std::string Where(const ThreadCtx& t) const {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "thread (%u,%u,%u) of block (%u,%u,%u)", t.thread_idx.x,
-                  t.thread_idx.y, t.thread_idx.z, t.block_idx.x, t.block_idx.y, t.block_idx.z);
-    return buf;
-  }
-
   // Progress: `n` more accesses or synchronisations made by t; past the budget the block is left.
   void Step(ThreadCtx& t, uint64_t n) {
     t.steps += n;
@@ -508,7 +501,7 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
                              } catch (const std::exception& e) {
                                EngineSection section(me);
                                AddFinding(FindingKind::KernelException, me, -1,
-                                          Where(me) + " threw: " + e.what(), -1, 0, 0);
+                                          std::string("the thread threw: ") + e.what(), -1, 0, 0);
                              }
                              me.pause = Pause::Done;
                              return std::move(sinks[i]);
@@ -557,12 +550,10 @@ void EngineImpl::ReportLeave(const FaultState& f) {
   const ThreadCtx& t = *f.who;
   const bool known = t.last_loc.line() != 0;
   const int site = known ? int(InternSite(t.last_loc)) : -1;
+  // The place names the line; the message says which line it is.
   const std::string at =
-      known ? " at line " + std::to_string(t.last_loc.line())
-            : " before its first memory access";
+      known ? " at this line or after it (the last line where it touched memory)" : " before its first memory access";
   const std::string stop = ". The launch stopped there, as a GPU stops after a fault.";
-  char addr[32];
-  std::snprintf(addr, sizeof addr, "0x%llx", static_cast<unsigned long long>(uintptr_t(f.addr)));
   switch (reason) {
     case Leave::Fault:
       if (f.signo == SIGFPE) {
@@ -570,13 +561,12 @@ void EngineImpl::ReportLeave(const FaultState& f) {
                            : f.code == FPE_INTOVF ? "overflowed an integer division (INT_MIN / -1)"
                                                   : "raised an arithmetic trap (SIGFPE)";
         AddFinding(FindingKind::ArithmeticTrap, t, site,
-                   Where(t) + " " + what + at +
-                       " (the last line where it touched memory, or the division after it); a GPU "
-                       "does not trap but gives an undefined result" + stop,
+                   "the thread " + std::string(what) + at + "; a GPU does not trap but gives an undefined result" +
+                       stop,
                    -1, 0, 0);
       } else if (stacks.InGuard(t.linear, f.addr)) {
         AddFinding(FindingKind::StackOverflow, t, site,
-                   Where(t) + "'s stack overflowed" + at +
+                   "the thread's stack overflowed" + at +
                        ": it needed more than " + std::to_string(kStackBytes) +
                        " bytes (local arrays, recursion); the simulator gives each thread " +
                        std::to_string(kStackBytes) +
@@ -584,7 +574,7 @@ void EngineImpl::ReportLeave(const FaultState& f) {
                    -1, uintptr_t(f.addr), 0, true);
       } else {
         AddFinding(FindingKind::MemoryFault, t, site,
-                   Where(t) + " touched memory at " + addr + " outside every array and stack" + at +
+                   "the thread touched memory outside every array and stack" + at +
                        " (" + (f.signo == SIGBUS ? "SIGBUS" : "SIGSEGV") +
                        "): a pointer that does not come from the kernel's arguments?" + stop,
                    -1, uintptr_t(f.addr), 0, true);
@@ -594,8 +584,8 @@ void EngineImpl::ReportLeave(const FaultState& f) {
       char secs[32];
       std::snprintf(secs, sizeof secs, "%.1f", f.ticks_needed * kTickSeconds);
       AddFinding(FindingKind::NoProgress, t, site,
-                 std::string("no progress after ") + secs + " s of CPU time" + at + ": " +
-                     Where(t) + " ran that long without a memory access or synchronisation "
+                 std::string("no progress after ") + secs + " s of CPU time" + at +
+                     ": the thread ran that long without a memory access or synchronisation "
                      "(an endless loop? the watchdog is --watchdog seconds)" + stop,
                  -1, 0, 0);
       return;
@@ -603,7 +593,7 @@ void EngineImpl::ReportLeave(const FaultState& f) {
     case Leave::StepBudget:
       AddFinding(FindingKind::NoProgress, t, site,
                  "no progress after " + std::to_string(opt.step_budget) + " instructions" + at +
-                     ": " + Where(t) + " made that many memory accesses and synchronisations "
+                     ": the thread made that many memory accesses and synchronisations "
                      "without finishing (an endless loop, such as a grid-stride loop without its "
                      "increment? the budget per thread is --step-budget)" + stop,
                  -1, 0, 0);
@@ -635,14 +625,14 @@ void EngineImpl::RunThreads(uint32_t n) {
     int site = InternSite(first->pend_loc);
     if (!same_site)
       AddFinding(FindingKind::BarrierDivergence, *first, site,
-                 "threads of one block wait at different __syncthreads() calls; on a GPU this "
+                 "threads of the block wait at different __syncthreads() calls; on a GPU this "
                  "hangs or gives undefined results",
-                 -1, 0, 0);
+                 -1, 0, 0, false, FindingScope::Block);
     else if (done > 0)
       AddFinding(FindingKind::BarrierDivergence, *first, site,
                  std::to_string(done) + " thread(s) of the block exited without reaching this "
                  "__syncthreads(); CUDA requires every thread of the block to reach it",
-                 -1, 0, 0);
+                 -1, 0, 0, false, FindingScope::Block);
     ++trace.barriers;
     if (hierarchy) hierarchy->Barrier();
     ++barrier_epoch;
@@ -984,7 +974,7 @@ void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t key) {
                         ", which do not reach it (lanes here: " + LaneList(present) +
                         "); CUDA requires every lane in the mask to execute it (it may hang or "
                         "give an undefined result)";
-      AddFinding(FindingKind::ShuffleMask, who, site, Where(who) + ": " + msg, -1, 0, 0);
+      AddFinding(FindingKind::ShuffleMask, who, site, msg, -1, 0, 0);
     }
   }
   for (uint32_t i = first; i < last; ++i) {
@@ -1030,7 +1020,7 @@ void EngineImpl::Exchange(uint32_t first, uint32_t last, uint64_t key) {
       const int site = int(InternSite(t.pend_loc));
       if (!Seen(FindingKind::ShuffleMask, site))
         AddFinding(FindingKind::ShuffleMask, t, site,
-                   Where(t) + " reads lane " + std::to_string(src) +
+                   "the thread reads lane " + std::to_string(src) +
                        ", which is not taking part: the value is undefined",
                    -1, 0, 0);
       t.xchg_out = t.xchg_in;
@@ -1056,9 +1046,9 @@ void ReportOutOfBounds(ThreadCtx& t, std::source_location loc, int array, int64_
     // A Global<T> made by its default constructor (or from a null pointer) names no array.
     if (e.Seen(FindingKind::NullPointer, site)) return;
     e.AddFinding(FindingKind::NullPointer, t, site,
-                 e.Where(t) + " accesses element " + std::to_string(index) +
-                     " through a null pointer (a Global that points to no array) at line " +
-                     std::to_string(loc.line()) + "; a GPU faults; the access was skipped",
+                 "the thread accesses element " + std::to_string(index) +
+                     " through a null pointer (a Global that points to no array); a GPU faults; the access "
+                     "was skipped",
                  -1, 0, index, false);
     return;
   }
@@ -1066,9 +1056,8 @@ void ReportOutOfBounds(ThreadCtx& t, std::source_location loc, int array, int64_
   const ArrayInfo& a = e.trace.arrays[array];
   const uint64_t addr = a.base + uint64_t(index) * a.elem_bytes;
   e.AddFinding(FindingKind::OutOfBounds, t, site,
-               e.Where(t) + " accesses " + a.name + "[" + std::to_string(index) + "], outside its " +
-                   std::to_string(a.count) + " elements (line " + std::to_string(loc.line()) +
-                   "); the access was skipped",
+               "the thread accesses " + a.name + "[" + std::to_string(index) + "], outside its " +
+                   std::to_string(a.count) + " elements; the access was skipped",
                array, addr, index, true);
 }
 
@@ -1081,11 +1070,9 @@ void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_
   const int site = int(e.InternSite(loc.file_name(), loc.line(), loc.column()));
   if (e.Seen(FindingKind::Misaligned, site)) return;
   std::string name = array >= 0 ? e.trace.arrays[array].name : "?";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(addr));
   e.AddFinding(FindingKind::Misaligned, t, site,
-               e.Where(t) + " makes a " + std::to_string(width) + "-byte access to " + name +
-                   " at " + buf + ", not a multiple of " + std::to_string(width) +
+               "the thread makes a " + std::to_string(width) + "-byte access to " + name +
+                   " at an address that is not a multiple of " + std::to_string(width) +
                    ": a GPU faults (misaligned address); the access was skipped",
                array, addr, 0, true);
 }
@@ -1192,7 +1179,7 @@ void ReportRace(ThreadCtx& t, const SharedSlot& slot, std::source_location loc, 
   if (e.Seen(kind, site)) return;
   const auto& a = e.trace.arrays[slot.array];
   const uint32_t writer_lane = writer % kWarpSize;
-  std::string msg = e.Where(t) + " reads " + a.name + "[" + std::to_string(index) +
+  std::string msg = "the thread reads " + a.name + "[" + std::to_string(index) +
                     "], written by thread " + std::to_string(writer) + " of the block";
   // The last warp operation this thread passed since the last barrier, if any (Clock forgets
   // one from before the barrier).
@@ -1274,9 +1261,8 @@ bool SharedAccess(ThreadCtx& t, const SharedSlot& slot, std::source_location loc
       if (!e.Seen(FindingKind::UninitializedShared, site)) {
         const auto& a = e.trace.arrays[slot.array];
         e.AddFinding(FindingKind::UninitializedShared, t, site,
-                     e.Where(t) + (op == Op::Atomic ? " updates " : " reads ") + a.name + "[" +
-                         std::to_string(index) + "] at line " + std::to_string(loc.line()) +
-                         " before any thread of its block wrote it: shared memory starts "
+                     std::string(op == Op::Atomic ? "the thread updates " : "the thread reads ") + a.name + "[" +
+                         std::to_string(index) + "] before any thread of its block wrote it: shared memory starts "
                          "undefined in every block (compute-sanitizer's initcheck reports this too)",
                      slot.array, addr, int64_t(index), true);
       }

@@ -1,6 +1,10 @@
 // Counter -> metric-name table. Names follow Nsight Compute (ncu --query-metrics).
 #include "sim/metrics.h"
 
+#include <utility>
+
+#include "sim/rule_text.h"
+
 namespace ws::sim {
 
 std::vector<Metric> Metrics(const Counters& c, bool caches) {
@@ -53,7 +57,7 @@ std::vector<Metric> Metrics(const Counters& c, bool caches) {
   for (int o = 0; o < 2; ++o)
     m.push_back({std::string("warpscope__ideal_sectors_global_op_") + op_names[o],
                  double(c.global_ideal_sectors[o]),
-                 "sectors if every request were perfectly coalesced: active lanes x bytes, rounded up to 32 bytes",
+                 "the requests' ideal sectors, summed; a request's ideal is " + IdealDefinition(),
                  std::string("ideal global ") + op_names[o] + " sectors"});
   m.push_back({"warpscope__lane_accesses", double(c.lane_accesses),
                "lane-level memory accesses (one per active lane per instruction)", "lane accesses"});
@@ -82,7 +86,7 @@ std::vector<Metric> Metrics(const Counters& c, bool caches) {
   m.push_back({"lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", double(c.l2_sectors[0] - c.l2_hits[0]),
                "L2 read sectors fetched from DRAM", "L2 read sector misses"});
   m.push_back({"lts__t_sectors_srcunit_tex_op_write.sum", double(c.l2_sectors[1]),
-               "32-byte sectors written to L2 by global stores (L1 writes through)", "L2 write sectors"});
+               "32-byte sectors written to L2 by global stores (" + StoreAllocationRule() + ")", "L2 write sectors"});
   m.push_back({"lts__t_sector_hit_rate.pct", pct(l2_hits, l2_sectors),
                "share of L2 sectors (reads, writes, atomics) L2 held; writes count as hits, as ncu counts them",
                "L2 hit rate"});
@@ -91,6 +95,21 @@ std::vector<Metric> Metrics(const Counters& c, bool caches) {
   m.push_back({"dram__bytes_write.sum", double(c.dram_write_bytes),
                "bytes written to DRAM from dirty L2 lines evicted during the kernel", "DRAM bytes written"});
   return m;
+}
+
+std::string MetricMeaning(const std::string& name) {
+  for (const auto& m : Metrics(Counters{}, true))
+    if (m.name == name) return m.meaning;
+  // Nsight Compute's metrics the simulator counts under another name, or not at all.
+  static const std::pair<const char*, const char*> others[] = {
+      {"smsp__inst_executed_op_global_ld.sum", "warp-level global load instructions (LDG) executed"},
+      {"smsp__inst_executed_op_global_st.sum", "warp-level global store instructions (STG) executed"},
+      {"smsp__inst_executed_op_global_red.sum", "warp-level global atomics whose result is unused (RED) executed"},
+      {"gpu__time_duration.sum", "the kernel's time on the GPU"},
+  };
+  for (const auto& [n, meaning] : others)
+    if (name == n) return meaning;
+  return "";
 }
 
 }  // namespace ws::sim

@@ -18,4 +18,9 @@ struct Metric {
 // the L1/L2/DRAM metrics are left out rather than shown as zeros.
 std::vector<Metric> Metrics(const Counters& c, bool caches = true);
 
+// What a metric means, in the one wording Metrics gives it (or, for an Nsight Compute metric the
+// simulator counts under another name or not at all, the one written beside this); empty for a
+// name it does not know. The seed table and the views quote it.
+std::string MetricMeaning(const std::string& name);
+
 }  // namespace ws::sim

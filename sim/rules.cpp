@@ -39,6 +39,58 @@ int MostLanesOnOneAddress(const WarpInstruction& ins) {
 
 }  // namespace
 
+namespace {
+// The bytes of a piece of `w` bytes at `a` that fall in a's sector, as a mask of its 32 bytes.
+inline uint32_t PieceBytes(uint64_t a, uint32_t w) {
+  const uint32_t off = uint32_t(a & 31), n = std::min<uint32_t>(w, 32 - off);
+  return uint32_t(((1ull << n) - 1) << off);
+}
+
+// Distinct bytes from per-sector byte masks: the sectors `present` marks, each its mask's bytes.
+inline uint64_t MaskedBytes(const uint32_t* bytes, uint64_t present) {
+  uint64_t n = 0;
+  for (; present; present &= present - 1) n += PopCount(uint64_t(bytes[__builtin_ctzll(present)]));
+  return n;
+}
+
+inline uint16_t SectorsFor(uint64_t bytes) { return uint16_t((bytes + 31) / 32); }
+
+// Marks sector s of a window and adds a piece's bytes to its mask (a mask is read only once its
+// sector's bit is set, so the masks need no clearing).
+inline void AddPiece(uint64_t& present, uint32_t* bytes, uint64_t s, uint32_t piece) {
+  bytes[s] = (present >> s & 1) ? bytes[s] | piece : piece;
+  present |= 1ull << s;
+}
+}  // namespace
+
+// The ideal (rules.h): the distinct bytes the active lanes ask for, rounded up to sectors. Pieces
+// within 64 sectors (2 KiB) of one another: a 32-bit mask of bytes per sector; lanes in
+// ascending order without overlap: width bytes each; otherwise DistinctBytes merges ranges.
+uint16_t IdealSectors(const WarpInstruction& ins) {
+  const uint32_t w = ins.width;
+  uint64_t lo = ~0ull, hi = 0, next = 0;
+  int n = 0;
+  bool ascending = true;
+  for (uint32_t m = ins.mask; m; m &= m - 1, ++n) {
+    const uint64_t a = ins.addr[__builtin_ctz(m)];
+    lo = std::min(lo, a >> 5);
+    hi = std::max(hi, (a + w - 1) >> 5);
+    ascending &= n == 0 || a >= next;
+    next = a + w;
+  }
+  if (n == 0) return 0;
+  if (ascending) return SectorsFor(uint64_t(n) * w);
+  if (hi - lo >= 64) return SectorsFor(DistinctBytes(ins));
+  uint32_t bytes[64];
+  uint64_t present = 0;
+  for (uint32_t m = ins.mask; m; m &= m - 1) {
+    uint64_t a = ins.addr[__builtin_ctz(m)];
+    for (const uint64_t end = a + w; a < end; a = (a | 31) + 1)  // a piece may cross a sector
+      AddPiece(present, bytes, (a >> 5) - lo, PieceBytes(a, uint32_t(end - a)));
+  }
+  return SectorsFor(MaskedBytes(bytes, present));
+}
+
 bool CompilerAggregates(const WarpInstruction& ins) {
   if (ins.op != Op::Reduction || ins.add != AtomicAdd::Integer || ins.space != Space::Global || ins.mask == 0)
     return false;
@@ -56,13 +108,12 @@ void AtomicCost(WarpInstruction& ins) {
   int k = 0;
   for (uint32_t m = ins.mask; m; m &= m - 1) adr[k++] = ins.addr[__builtin_ctz(m)];
   SmallSort(adr, k);
-  int sectors = 0, l2 = 0, distinct_sectors = 0, most = 0;
+  int sectors = 0, l2 = 0, most = 0;
   int run = 0, sector_most = 0, line_most = 0;
   for (int i = 0; i < k; ++i) {
     if (i == 0 || adr[i] >> 5 != adr[i - 1] >> 5) {  // a new sector: the last one is done
       sectors += sector_most;
       sector_most = 0;
-      ++distinct_sectors;
     }
     if (i == 0 || adr[i] >> 7 != adr[i - 1] >> 7) {  // a new line
       l2 += line_most;
@@ -78,7 +129,6 @@ void AtomicCost(WarpInstruction& ins) {
   const bool aggregated = CompilerAggregates(ins);
   ins.sectors = uint16_t(aggregated ? 1 : sectors);
   ins.l2_requests = uint16_t(aggregated ? 1 : l2);
-  ins.ideal_sectors = uint16_t(distinct_sectors);
   ins.same_address_lanes = uint16_t(most);
 }
 }  // namespace
@@ -106,15 +156,22 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
   if (ins.mask == ~0u && ins.op != Op::Atomic && ins.op != Op::Reduction) {
     const uint64_t base_a = ((ins.addr[0] >> 5) - 28) & ~3ull;  // line-aligned window
     uint64_t base_b = 0, bits_a = 0, bits_b = 0, spill = 0;
+    uint32_t bytes_a[64] = {}, bytes_b[64];  // per sector: the bytes asked for (the ideal)
+    const uint32_t ones = uint32_t((1ull << w) - 1);  // a piece's bytes at offset 0 (w <= 16)
     bool have_b = false, fits = true;
     for (int l = 0; l < kWarpSize; ++l) {
       const uint64_t a = ins.addr[l], s = a >> 5;
       spill |= (a ^ (a + w - 1)) & ~31ull;
       const uint64_t da = s - base_a;
-      if (da < 64) { bits_a |= 1ull << da; continue; }
-      if (!have_b) { base_b = (s - 28) & ~3ull; have_b = true; }
+      // Without spill (checked below) a piece is ones << its offset in the sector.
+      if (da < 64) { bits_a |= 1ull << da; bytes_a[da] |= ones << (a & 31); continue; }
+      if (!have_b) {
+        base_b = (s - 28) & ~3ull;
+        have_b = true;
+        std::fill(bytes_b, bytes_b + 64, 0u);
+      }
       const uint64_t db = s - base_b;
-      if (db < 64) { bits_b |= 1ull << db; continue; }
+      if (db < 64) { bits_b |= 1ull << db; bytes_b[db] |= ones << (a & 31); continue; }
       fits = false;
       break;
     }
@@ -126,7 +183,7 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
       if (have_b) AddWindow(bits_b, sectors, lines);
       ins.sectors = uint16_t(sectors);
       ins.lines = uint16_t(lines);
-      ins.ideal_sectors = std::min(ins.sectors, uint16_t((kWarpSize * w + 31) / 32));
+      ins.ideal_sectors = SectorsFor(MaskedBytes(bytes_a, bits_a) + MaskedBytes(bytes_b, bits_b));
       ins.same_address_lanes = 0;
       if (distinct) {  // every lane's piece in one sector (no spill): the windows' bits, in order
         const bool b_first = have_b && base_b < base_a;
@@ -140,61 +197,63 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
   int na = 0;
   // Fast path: every piece lies in a window of 64 sectors (2 KiB) -> one bit per sector.
   uint64_t lo = ~0ull, hi = 0;
-  bool split = false;
   if (ins.mask == ~0u) {  // all lanes: straight loops the compiler can vectorise
-    uint64_t amin = ~0ull, amax = 0, spill = 0;
+    uint64_t amin = ~0ull, amax = 0;
     for (int l = 0; l < kWarpSize; ++l) {
       const uint64_t a = ins.addr[l];
       amin = std::min(amin, a);
       amax = std::max(amax, a);
-      spill |= (a ^ (a + w - 1)) & ~31ull;
     }
     lo = amin >> 5;
     hi = (amax + w - 1) >> 5;
-    split = spill != 0;
     na = kWarpSize;
   } else {
     for (uint32_t m = ins.mask; m; m &= m - 1) {
       const uint64_t a = ins.addr[__builtin_ctz(m)];
       lo = std::min(lo, a >> 5);
       hi = std::max(hi, (a + w - 1) >> 5);
-      split |= ((a + w - 1) >> 5) != (a >> 5);  // only for a misaligned piece
       ++na;
     }
   }
-  ins.ideal_sectors = uint16_t((na * w + 31) / 32);
   ins.same_address_lanes = 0;
   const uint64_t base = lo & ~3ull;  // line-aligned, so four bits make one line
   if (na > 0 && hi - base < 64) {
     uint64_t bits = 0;
-    if (ins.mask == ~0u && !split) {
-      for (int l = 0; l < kWarpSize; ++l) bits |= 1ull << ((ins.addr[l] >> 5) - base);
-    } else {
-      for (uint32_t m = ins.mask; m; m &= m - 1) {
-        const uint64_t a = ins.addr[__builtin_ctz(m)];
-        bits |= 1ull << ((a >> 5) - base);
-        if (split) bits |= 1ull << (((a + w - 1) >> 5) - base);
-      }
+    uint32_t bytes[64];  // per sector: the bytes asked for (the ideal)
+    for (uint32_t m = ins.mask; m; m &= m - 1) {
+      uint64_t a = ins.addr[__builtin_ctz(m)];
+      for (const uint64_t end = a + w; a < end; a = (a | 31) + 1)  // a piece may cross a sector
+        AddPiece(bits, bytes, (a >> 5) - base, PieceBytes(a, uint32_t(end - a)));
     }
     uint64_t line_bits = bits | (bits >> 1);
     line_bits |= line_bits >> 2;
     ins.sectors = uint16_t(PopCount(bits));
     ins.lines = uint16_t(PopCount(line_bits & 0x1111111111111111ull));
+    ins.ideal_sectors = SectorsFor(MaskedBytes(bytes, bits));
   } else {
-    uint64_t sec[kWarpSize * 2];
+    // The pieces by address: their sectors and lines counted as an interval union (a piece
+    // covers at most two sectors; starts ascending, so nothing below the last counted one is new),
+    // their distinct bytes as DistinctBytes merges them.
+    uint64_t start[kWarpSize];
     int n = 0;
-    for (uint32_t m = ins.mask; m; m &= m - 1) {
-      const uint64_t a = ins.addr[__builtin_ctz(m)];
-      sec[n++] = a >> 5;
-      if (((a + w - 1) >> 5) != (a >> 5)) sec[n++] = (a + w - 1) >> 5;
+    for (uint32_t m = ins.mask; m; m &= m - 1) start[n++] = ins.addr[__builtin_ctz(m)];
+    SmallSort(start, n);
+    int sectors = 0, lines = 0;
+    uint64_t last_sector = 0, last_line = 0, bytes = 0, covered_to = 0;
+    for (int i = 0; i < n; ++i) {
+      const uint64_t a = start[i], end = a + w;
+      for (uint64_t sec = a >> 5; sec <= (end - 1) >> 5; ++sec) {
+        if (sectors == 0 || sec > last_sector) { ++sectors; last_sector = sec; }
+        if (lines == 0 || sec >> 2 > last_line) { ++lines; last_line = sec >> 2; }
+      }
+      const uint64_t from = i == 0 ? a : std::max(a, covered_to);
+      if (end > from) bytes += end - from;
+      covered_to = std::max(covered_to, end);
     }
-    SmallSort(sec, n);
-    int lines = n > 0;
-    for (int i = 1; i < n; ++i) lines += (sec[i] >> 2) != (sec[i - 1] >> 2);
-    ins.sectors = uint16_t(CountDistinctSorted(sec, n));
+    ins.sectors = uint16_t(sectors);
     ins.lines = uint16_t(lines);
+    ins.ideal_sectors = SectorsFor(bytes);
   }
-  ins.ideal_sectors = std::min(ins.sectors, ins.ideal_sectors);
   ins.l2_requests = 0;
   if (ins.op == Op::Atomic || ins.op == Op::Reduction) AtomicCost(ins);
 }

@@ -9,13 +9,12 @@ namespace ws::sim {
 
 // Global memory (CUDA C++ Programming Guide, "Device Memory Accesses"; ncu's
 // l1tex__t_sectors_*): a request costs the distinct 32-byte sectors its active lanes cover;
-// lines are the distinct 128-byte lines. Ideal: active lanes x width, rounded up to sectors,
-// and never more than the sectors touched (a broadcast is already ideal).
+// lines are the distinct 128-byte lines. Ideal: IdealSectors.
 // Atomics (ATOM, RED) follow their own rule, measured with ncu on an H100 (docs/FIDELITY.md,
 // "Atomics"): one request per warp instruction; lanes on one address serialise while different
 // addresses in one sector go together, so sectors = the sum over the distinct sectors touched
 // of the most active lanes on one address inside that sector, and L2 requests = the same sum
-// over 128-byte lines. Ideal: the distinct sectors (nothing serialised). Exception: see
+// over 128-byte lines. Ideal: IdealSectors, as for every access. Exception: see
 // CompilerAggregates.
 // Fills sectors, lines, ideal_sectors, same_address_lanes and (atomics) l2_requests.
 // With `distinct`, also gives the distinct sectors (byte address / 32, ascending: what
@@ -68,6 +67,11 @@ struct BankColumn {
   int degree = 0;
 };
 std::vector<BankColumn> SharedBanks(const WarpInstruction& ins);
+
+// The ideal of a global request, one definition for loads, stores and atomics
+// (IdealDefinition in rule_text.h words it): the distinct bytes the active lanes ask for
+// (DistinctBytes), rounded up to 32-byte sectors. Never more than the sectors touched.
+uint16_t IdealSectors(const WarpInstruction& ins);
 
 // Distinct bytes the active lanes ask for: a byte several lanes read counts once.
 uint64_t DistinctBytes(const WarpInstruction& ins);

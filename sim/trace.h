@@ -178,15 +178,18 @@ bool IsError(FindingKind k);  // errors make a run's output untrustworthy; the r
 
 // What a finding is about. Launch: the launch as a whole (refused before it ran, or cancelled):
 // block, thread, site and address mean nothing. Block: a block (its threads disagree at a
-// barrier): block and site. Thread: one thread: block, thread, site, and the address where
-// has_address says so.
+// barrier, its shared arrays are over the limit): block and site. Thread: one thread: block,
+// thread, site, and the address where has_address says so. FindingPlace (sim/finding_text.h)
+// names what the scope has.
 enum class FindingScope : uint8_t { Launch, Block, Thread };
 
 struct Finding {
   FindingKind kind{};
   FindingScope scope = FindingScope::Thread;
   bool has_address = false;
-  std::string message;   // a whole sentence: what happened and why it matters
+  // What happened to the place's thread and why it matters ("the thread accesses y[256], ..."),
+  // never the place itself: FindingText puts the place in front.
+  std::string message;
   Dim3 block, thread;
   int site = -1;           // index into Trace::sites, -1 when none
   int array = -1;

@@ -52,7 +52,7 @@ TEST(Caption, PairsOfLanesPerLineAreSixteenLinesSixteenSectors) {
 TEST(Caption, GlobalBroadcastIsSaidApartFromUsefulBytes) {
   // One float for all 32 lanes: one sector moved, 4 distinct bytes of its 32 used (not 400%).
   EXPECT_EQ(Caption(Global(0x1000, 0)), "1 line" + kDot + "1 sector (ideal 1)" + kDot +
-                                            "broadcast: 32 lanes read 1 address" + kDot +
+                                            "broadcast: 32 lanes read 1 distinct address" + kDot +
                                             "12.5% of bytes moved are used");
 }
 
@@ -62,7 +62,7 @@ TEST(Caption, RepeatedWordsNeverMakeUsefulBytesExceed100Percent) {
   WarpInstruction ins = Global(0x1000, 0);
   for (int l = 0; l < 32; ++l) ins.addr[l] = 0x1000 + (l / 2) * 4;
   Analyze(ins);
-  EXPECT_EQ(Caption(ins), "1 line" + kDot + "2 sectors (ideal 2)" + kDot + "broadcast: 32 lanes read 16 addresses" +
+  EXPECT_EQ(Caption(ins), "1 line" + kDot + "2 sectors (ideal 2)" + kDot + "broadcast: 32 lanes read 16 distinct addresses" +
                               kDot + "100% of bytes moved are used");
 }
 
@@ -143,7 +143,7 @@ TEST(Caption, SixteenByteAccessesAreFourPhasesOf8Lanes) {
   WarpInstruction st = Shared(16, 16);
   st.op = Op::Store;
   Analyze(st);
-  EXPECT_EQ(Caption(st), "no bank conflict: 4 wavefronts" + kDot + "16-byte accesses in phases of 8 lanes");
+  EXPECT_EQ(Caption(st), "no bank conflict: 4 wavefronts" + kDot + "16-byte writes in 4 phases of 8 lanes");
   // Lane l at byte 32l: a quarter-warp spans 256 bytes, twice round the banks: 2-way, 2 per
   // quarter; all quarters use banks 0-3, 8-11, 16-19, 24-27, so they add: 4 x 2 = 8, ideal 4.
   EXPECT_EQ(Caption(Shared(32, 16)), "2-way bank conflict" + kDot + "8 wavefronts (ideal 4)" + kDot + reads);
@@ -154,8 +154,10 @@ TEST(Caption, WholeBlockSumsTheWarpsAtTheSameInstruction) {
   // is elsewhere in the kernel (another site): not counted.
   WarpInstruction a = Global(0x1000, 128), b = Global(0x9000, 128), c = Global(0x20000, 4);
   c.site = 7;
+  // a and b are 32 KiB apart: their 64 sectors are all distinct. Ideal: 128 bytes each, 4 + 4.
   EXPECT_EQ(Caption(std::vector<const WarpInstruction*>{&a, &b, &c}),
-            "2 warps" + kDot + "64 lines" + kDot + "64 sectors (ideal 8)" + kDot + "12.5% of bytes moved are used");
+            "2 warps" + kDot + "64 sector requests (ideal 8) to 64 distinct sectors in 64 distinct lines" + kDot +
+                "12.5% of bytes moved are used");
   // One warp: the single-instruction caption.
   EXPECT_EQ(Caption(std::vector<const WarpInstruction*>{&a}), Caption(a));
 }
@@ -165,9 +167,32 @@ TEST(Caption, WholeBlockAtomicsSayTheMostUpdatesOnOneAddress) {
   a.op = b.op = Op::Atomic;
   Analyze(a);
   Analyze(b);
+  // 32 serialised sectors per request, all on the one sector of 0x1000; ideal 4 bytes: 1 + 1.
   EXPECT_EQ(Caption(std::vector<const WarpInstruction*>{&a, &b}),
-            "2 warps" + kDot + "64 atomic updates, up to 32 to one address: serialised" + kDot + "2 lines" + kDot +
-                "64 sectors (ideal 2)");
+            "2 warps" + kDot + "64 atomic updates, up to 32 to one address: serialised" + kDot +
+                "64 sector requests (ideal 2) to 1 distinct sector in 1 distinct line");
+}
+
+TEST(Caption, WholeBlockTellsSectorRequestsFromTheDistinctLinesTheyReach) {
+  // shortcut v0's read of d[n*i + k] at n = 64 in a 16x16 block: every warp's lanes l and l + 16
+  // read row i = l % 16, rows 256 bytes apart; all 8 warps read the same 16 floats. Each request:
+  // 16 sectors in 16 lines, ideal 16 x 4 bytes = 64 = 2 sectors. The block: 8 x 16 = 128 sector
+  // requests (ideal 8 x 2 = 16), to the same 16 sectors in 16 lines; 256 lanes, 16 distinct
+  // addresses; bytes used 8 x 64 of 128 x 32 = 12.5%.
+  std::vector<WarpInstruction> warps(8);
+  std::vector<const WarpInstruction*> step;
+  for (auto& w : warps) {
+    w = Global(0, 0);
+    for (int l = 0; l < 32; ++l) w.addr[l] = 0x10000 + (l % 16) * 256;
+    Analyze(w);
+    step.push_back(&w);
+  }
+  EXPECT_EQ(Caption(*step.front()), "16 lines" + kDot + "16 sectors (ideal 2)" + kDot +
+                                        "broadcast: 32 lanes read 16 distinct addresses" + kDot +
+                                        "12.5% of bytes moved are used");
+  EXPECT_EQ(Caption(step), "8 warps" + kDot + "128 sector requests (ideal 16) to 16 distinct sectors in 16 distinct lines" +
+                               kDot + "broadcast: 256 lanes read 16 distinct addresses" + kDot +
+                               "12.5% of bytes moved are used");
 }
 
 TEST(Caption, HeadlineCarriesTheLessonAndDetailsTheRest) {

@@ -11,6 +11,7 @@
 
 #include "sim/dialect.h"
 #include "sim/engine.h"
+#include "sim/finding_text.h"
 
 namespace kernel_faults {
 using namespace ::ws::dialect;
@@ -157,6 +158,9 @@ void ExpectACleanLaunchWorks() {
 
 bool Has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
+// The finding's one text, as stats, --json and the GUI's banner say it.
+std::string Text(const Engine& e, const Finding& f) { return ws::sim::FindingText(e.trace(), f); }
+
 }  // namespace kernel_faults
 
 using namespace kernel_faults;
@@ -168,8 +172,11 @@ TEST(KernelFaults, DeepRecursionIsAStackOverflowAtTheLastLineItReached) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(LineOf(a.engine, *f), kRecurseLine);
   EXPECT_EQ(f->thread.x, 0u);  // lane 0 runs first and overflows first
-  EXPECT_TRUE(Has(f->message, "stack overflowed at line " + std::to_string(kRecurseLine)))
-      << f->message;
+  // The place (line, block, thread, the faulting address) comes first, then what happened.
+  EXPECT_TRUE(Has(Text(a.engine, *f), "error [stack-overflow] line " + std::to_string(kRecurseLine) +
+                                          ", block (0,0,0), thread (0,0,0), address 0x"))
+      << Text(a.engine, *f);
+  EXPECT_TRUE(Has(f->message, "the thread's stack overflowed at this line or after it")) << f->message;
   EXPECT_TRUE(Has(f->message, "the simulator gives each thread 1048576 bytes")) << f->message;
   ExpectACleanLaunchWorks();
 }
@@ -181,7 +188,9 @@ TEST(KernelFaults, ALocalArrayLargerThanTheStackIsAStackOverflow) {
     const Finding* f = Only(a.engine, FindingKind::StackOverflow);
     ASSERT_NE(f, nullptr) << "round " << round;
     EXPECT_EQ(f->site, -1);
-    EXPECT_TRUE(Has(f->message, "stack overflowed before its first memory access: it needed "
+    EXPECT_TRUE(Has(Text(a.engine, *f), "error [stack-overflow] block (0,0,0), thread (0,0,0), address 0x"))
+        << Text(a.engine, *f);
+    EXPECT_TRUE(Has(f->message, "the thread's stack overflowed before its first memory access: it needed "
                                 "more than 1048576 bytes"))
         << f->message;
   }
@@ -204,7 +213,10 @@ TEST(KernelFaults, IntegerDivisionByZeroIsAnArithmeticTrap) {
   const Finding* f = Only(e, FindingKind::ArithmeticTrap);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(LineOf(e, *f), kDivideLine);
-  EXPECT_TRUE(Has(f->message, "divided an integer by zero")) << f->message;
+  EXPECT_TRUE(Has(Text(e, *f), "error [arithmetic-trap] line " + std::to_string(kDivideLine) +
+                                   ", block (0,0,0), thread (0,0,0): the thread divided an integer by zero at this "
+                                   "line or after it"))
+      << Text(e, *f);
   ExpectACleanLaunchWorks();
 }
 
@@ -228,9 +240,10 @@ TEST(KernelFaults, ALoopWithoutMemoryAccessIsStoppedByTheWatchdog) {
   const Finding* f = Only(a.engine, FindingKind::NoProgress);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(LineOf(a.engine, *f), kSpinLine);
-  EXPECT_TRUE(Has(f->message, "no progress after 0.3 s of CPU time at line " +
-                                  std::to_string(kSpinLine)))
-      << f->message;
+  EXPECT_TRUE(Has(Text(a.engine, *f), "line " + std::to_string(kSpinLine) +
+                                          ", block (0,0,0), thread (0,0,0): no progress after 0.3 s of CPU time at "
+                                          "this line or after it"))
+      << Text(a.engine, *f);
   EXPECT_EQ(f->block.x, 0u);  // the first block never got past its first thread
   EXPECT_LT(s, 30.0);         // stopped, not run forever (a generous bound for a loaded machine)
   ExpectACleanLaunchWorks();
@@ -244,9 +257,9 @@ TEST(KernelFaults, AGridStrideLoopWithoutItsIncrementRunsOutOfSteps) {
   const Finding* f = Only(a.engine, FindingKind::NoProgress);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(LineOf(a.engine, *f), kStrideLine);
-  EXPECT_TRUE(Has(f->message, "no progress after 20000 instructions at line " +
-                                  std::to_string(kStrideLine)))
-      << f->message;
+  EXPECT_TRUE(Has(Text(a.engine, *f), "line " + std::to_string(kStrideLine) +
+                                          ", block (0,0,0), thread (0,0,0): no progress after 20000 instructions"))
+      << Text(a.engine, *f);
   ExpectACleanLaunchWorks();
 }
 
@@ -283,6 +296,8 @@ TEST(KernelFaults, CancelStopsALoopWithoutMemoryAccess) {
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->scope, FindingScope::Launch);
   EXPECT_TRUE(Has(f->message, "cancelled after 0 of 2 blocks")) << f->message;
+  // A launch-wide finding names no block, thread or line.
+  EXPECT_EQ(Text(a.engine, *f), "error [cancelled] " + f->message);
   ExpectACleanLaunchWorks();
 }
 
@@ -322,6 +337,7 @@ TEST(KernelFaults, AnAbsurdLaunchIsRefusedBeforeItRuns) {
   // 2^31-1 blocks of 32 threads = 68,719,476,704 threads.
   EXPECT_TRUE(Has(f->message, "grid (2147483647,1,1) x block (32,1,1) was refused")) << f->message;
   EXPECT_TRUE(Has(f->message, "68719476704 threads")) << f->message;
+  EXPECT_EQ(Text(a.engine, *f), "error [launch-limit] " + f->message);
 }
 
 TEST(KernelFaults, SharedMemoryReadBeforeItsBlockWroteItIsUninitialised) {
@@ -334,9 +350,11 @@ TEST(KernelFaults, SharedMemoryReadBeforeItsBlockWroteItIsUninitialised) {
   EXPECT_EQ(LineOf(a.engine, *f), kUninitLine);
   EXPECT_EQ(f->occurrences, 64u);  // every thread of block 1
   EXPECT_EQ(f->index, 0);
-  EXPECT_TRUE(Has(f->message, "[0] at line " + std::to_string(kUninitLine) +
-                                  " before any thread of its block wrote it"))
-      << f->message;
+  // Shared arrays start at address 0: word 0's address is 0x0, and it is said.
+  EXPECT_TRUE(Has(Text(a.engine, *f), "line " + std::to_string(kUninitLine) +
+                                          ", block (1,0,0), thread (0,0,0), address 0x0: the thread reads "))
+      << Text(a.engine, *f);
+  EXPECT_TRUE(Has(f->message, "[0] before any thread of its block wrote it")) << f->message;
 }
 
 TEST(KernelFaults, LanesOutsideAShuffleMaskThatCallItAreNamed) {
@@ -360,5 +378,8 @@ TEST(KernelFaults, AccessThroughANullGlobalIsANullPointer) {
   EXPECT_EQ(Only(a.engine, FindingKind::OutOfBounds), nullptr);
   EXPECT_EQ(LineOf(a.engine, *f), kNullLine);
   EXPECT_TRUE(Has(f->message, "null pointer")) << f->message;
+  EXPECT_TRUE(Has(Text(a.engine, *f), "error [null-pointer] line " + std::to_string(kNullLine) + ", block (0,0,0), thread ("))
+      << Text(a.engine, *f);
+  EXPECT_FALSE(Has(Text(a.engine, *f), "address")) << Text(a.engine, *f);  // a null pointer has none
   EXPECT_EQ(a.b[5], 2.0f);  // the run went on
 }

@@ -184,10 +184,11 @@ TEST(Shortcut, ShortcutV0ReadOfDTouches16Lines) {
   ASSERT_EQ(x.size(), 64u);  // one per k
   for (const auto& ins : x) {
     EXPECT_EQ(ins.mask, kFullMask);
-    // i = lane % 16: 16 rows of d, 256 bytes apart, each float read by two lanes.
+    // i = lane % 16: 16 rows of d, 256 bytes apart, each float read by two lanes. Ideal: the 16
+    // distinct floats = 64 bytes = 2 sectors.
     EXPECT_EQ(ins.sectors, 16);
     EXPECT_EQ(ins.lines, 16);
-    EXPECT_EQ(ins.ideal_sectors, 4);
+    EXPECT_EQ(ins.ideal_sectors, 2);
   }
 }
 

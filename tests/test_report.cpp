@@ -53,27 +53,62 @@ bool Has(const std::string& text, const std::string& part) { return text.find(pa
 
 using namespace report_test;
 
-TEST(Report, FindingLineNamesKindLineBlockThreadArrayAndAddress) {
+TEST(Report, FindingLineNamesKindLineBlockThreadAndAddressOnceThenWhatHappened) {
   auto t = HandMadeTrace();
   ws::sim::Finding f;
   f.kind = FindingKind::OutOfBounds;
-  f.message = "read of in[4096], past its 4096 elements";
+  f.message = "the thread reads in[4096], outside its 4096 elements";
   f.block = {3, 0, 0};
   f.thread = {5, 1, 0};
   f.site = 0;
   f.array = 0;
   f.address = 0x1040;
+  f.has_address = true;
   f.occurrences = 4;
   t.findings.push_back(f);
+  // The place once, in front; the message names the array with its index, so the place does not.
   EXPECT_EQ(Findings(t),
-            "  error [out-of-bounds] line 12, block (3,0,0), thread (5,1,0), array in, address 0x1040, "
-            "read of in[4096], past its 4096 elements (4 times)\n");
+            "  error [out-of-bounds] line 12, block (3,0,0), thread (5,1,0), address 0x1040: "
+            "the thread reads in[4096], outside its 4096 elements (4 times)\n");
+}
+
+TEST(Report, AnAddressIsSaidWhereTheFindingHasOneEvenAtZero) {
+  auto t = HandMadeTrace();
+  ws::sim::Finding f;
+  f.kind = FindingKind::SharedRace;
+  f.message = "m";
+  f.site = 0;
+  f.block = {0, 0, 0};
+  f.thread = {0, 0, 0};
+  f.has_address = true;  // word 0 of a shared array: address 0
+  t.findings.push_back(f);
+  f.has_address = false;
+  f.address = 0x1040;  // an address field the finding does not stand for is not said
+  t.findings.push_back(f);
+  EXPECT_EQ(Findings(t),
+            "  error [shared-race] line 12, block (0,0,0), thread (0,0,0), address 0x0: m\n"
+            "  error [shared-race] line 12, block (0,0,0), thread (0,0,0): m\n");
+}
+
+TEST(Report, ABlockWideFindingNamesItsBlockButNoThread) {
+  auto t = HandMadeTrace();
+  ws::sim::Finding f;
+  f.kind = FindingKind::BarrierDivergence;
+  f.scope = ws::sim::FindingScope::Block;
+  f.message = "threads of the block wait at different __syncthreads() calls";
+  f.site = 0;
+  f.block = {0, 2, 0};
+  f.thread = {16, 0, 0};
+  t.findings.push_back(f);
+  EXPECT_EQ(Findings(t), "  error [barrier-divergence] line 12, block (0,2,0): threads of the block wait at different "
+                         "__syncthreads() calls\n");
 }
 
 TEST(Report, RefusedLaunchNamesNoLineBlockOrAddress) {
   auto t = HandMadeTrace();
   ws::sim::Finding f;
   f.kind = FindingKind::LaunchLimit;
+  f.scope = ws::sim::FindingScope::Launch;
   f.message = "a block of 2048 threads is over the 1024 a block may have";
   t.findings.push_back(f);
   EXPECT_EQ(Findings(t), "  error [launch-limit] a block of 2048 threads is over the 1024 a block may have\n");
@@ -88,7 +123,7 @@ TEST(Report, WarningIsMarkedAsAWarning) {
   f.block = {2, 0, 0};
   f.thread = {7, 0, 0};
   t.findings.push_back(f);
-  EXPECT_EQ(Findings(t), "  warning [warp-synchronous-race] line 12, block (2,0,0), thread (7,0,0), m\n");
+  EXPECT_EQ(Findings(t), "  warning [warp-synchronous-race] line 12, block (2,0,0), thread (7,0,0): m\n");
 }
 
 TEST(Report, SimulatedOutOfBoundsReadIsPrintedWithItsLineThreadAndAddress) {
@@ -104,8 +139,12 @@ TEST(Report, SimulatedOutOfBoundsReadIsPrintedWithItsLineThreadAndAddress) {
   char address[32];
   std::snprintf(address, sizeof address, "address 0x%llx", (unsigned long long)(engine.Array(ia).base + 64 * 4));
   EXPECT_TRUE(Has(text, "error [out-of-bounds] line " + std::to_string(kOutOfBoundsLine) +
-                            ", block (1,0,0), thread (31,0,0), array in, " + address))
+                            ", block (1,0,0), thread (31,0,0), " + address +
+                            ": the thread accesses in[64], outside its 64 elements; the access was skipped\n"))
       << text;
+  // The place is said once: the message does not name the thread, block or line again.
+  EXPECT_FALSE(Has(text, "of block (")) << text;
+  EXPECT_FALSE(Has(text, "(line ")) << text;
 }
 
 TEST(Report, SimulatedSharedRaceIsPrintedWithItsLine) {
@@ -122,7 +161,7 @@ TEST(Report, TextTraceEndsWithEveryFinding) {
   auto t = HandMadeTrace();
   ws::sim::Finding f;
   f.kind = FindingKind::BarrierDivergence;
-  f.message = "threads of block (0,0,0) wait at different barriers";
+  f.message = "threads of the block wait at different barriers";
   f.site = 0;
   f.block = {0, 2, 0};
   f.thread = {16, 0, 0};
@@ -131,8 +170,8 @@ TEST(Report, TextTraceEndsWithEveryFinding) {
   std::ostringstream out;
   ws::app::PrintTrace(out, o, 64);  // no instructions were recorded: the findings still show
   EXPECT_EQ(out.str(),
-            "findings:\n  error [barrier-divergence] line 12, block (0,2,0), thread (16,0,0), "
-            "threads of block (0,0,0) wait at different barriers\n");
+            "findings:\n  error [barrier-divergence] line 12, block (0,2,0), thread (16,0,0): "
+            "threads of the block wait at different barriers\n");
 }
 
 TEST(Report, LaunchHookRunsBeforeAnyThreadAndCanRefuseTheLaunch) {

@@ -148,7 +148,9 @@ TEST(Atomics, EachSectorCostsItsMostLanesOnOneAddress) {
   EXPECT_EQ(ins.sectors, 16);
   EXPECT_EQ(ins.l2_requests, 14);
   EXPECT_EQ(ins.lines, 2);
-  EXPECT_EQ(ins.ideal_sectors, 3);
+  // The ideal is the bytes asked for, rounded up to sectors, as for any access: 8 distinct ints
+  // (0x1000, 0x1004, 0x1020, 0x103c, 0x1080-0x108c) = 32 bytes = 1 sector.
+  EXPECT_EQ(ins.ideal_sectors, 1);
   EXPECT_EQ(ins.same_address_lanes, 10);
   EXPECT_FALSE(CompilerAggregates(ins));  // the addresses differ
   // Lanes 0-9 alone: one address, an integer RED: aggregated into one update.
@@ -421,4 +423,43 @@ TEST(DistinctBytes, OverlappingPiecesAreMerged) {
   EXPECT_EQ(DistinctBytes(Global(0x2000, 0)), 4u);
   // Masked lanes ask for nothing: 3 lanes x 4 bytes.
   EXPECT_EQ(DistinctBytes(Global(0x2000, 4, 4, 0x7)), 12u);
+}
+
+TEST(Coalesce, EveryPathGivesTheIdealItsDefinitionGives) {
+  // Coalesce works the ideal out three ways (two 2 KiB windows of a full warp, one window, sorted
+  // addresses); each must equal the definition: the distinct bytes, rounded up to sectors.
+  // Random addresses in spans of 256 B to 64 KiB (one window, two, or spread), widths 1 to 16,
+  // aligned pieces (as the dialect issues them), full and partial masks, some lanes repeating
+  // another lane's address.
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  auto next = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  const uint8_t widths[] = {1, 2, 4, 8, 16};
+  const uint64_t spans[] = {256, 2048, 8192, 65536};
+  for (int round = 0; round < 4000; ++round) {
+    WarpInstruction ins;
+    ins.width = widths[next() % 5];
+    ins.mask = round % 3 == 0 ? ~0u : uint32_t(next()) | 1u;
+    ins.op = round % 11 == 0 ? Op::Atomic : Op::Load;
+    const uint64_t span = spans[next() % 4];
+    for (int l = 0; l < 32; ++l)
+      ins.addr[l] = l > 0 && next() % 4 == 0 ? ins.addr[next() % l] : 0x10000 + next() % span / ins.width * ins.width;
+    Coalesce(ins);
+    const uint16_t want = uint16_t((DistinctBytes(ins) + 31) / 32);
+    ASSERT_EQ(ins.ideal_sectors, want) << "round " << round;
+    ASSERT_EQ(IdealSectors(ins), want) << "round " << round;
+    ASSERT_LE(ins.ideal_sectors, ins.sectors) << "round " << round;
+    if (ins.op != Op::Load) continue;  // atomics count serialised sectors (AtomicCost)
+    std::vector<uint64_t> sectors, lines;  // by brute force: every byte's sector and line
+    for (int l = 0; l < 32; ++l)
+      for (uint64_t b = 0; (ins.mask >> l & 1) && b < ins.width; ++b) {
+        sectors.push_back((ins.addr[l] + b) / 32);
+        lines.push_back((ins.addr[l] + b) / 128);
+      }
+    for (auto* v : {&sectors, &lines}) {
+      std::sort(v->begin(), v->end());
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    ASSERT_EQ(ins.sectors, sectors.size()) << "round " << round;
+    ASSERT_EQ(ins.lines, lines.size()) << "round " << round;
+  }
 }

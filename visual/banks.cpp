@@ -8,11 +8,19 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/rule_text.h"
 #include "visual/help_marker.h"
 #include "visual/palette.h"
 #include "visual/warp_lanes.h"
 
 namespace ws::visual {
+
+std::string BanksHelp() {
+  return "32 banks, 4 bytes wide: word w lives in bank w % 32. Each box is one word the warp touches, in the colour of "
+         "the first lane that touches it; a white frame and a number mean several lanes read that word at once (a "
+         "broadcast: free). A vermillion bank serves more than one word in one phase: those are served one after "
+         "another (an n-way conflict). " + sim::BankPhaseRule() + ".";
+}
 
 BankStack FitBankStack(int words, int fit) {
   if (words <= fit) return {words, 0};
@@ -25,12 +33,7 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
   ImGui::PushID(shown_step.pane.c_str());
   const float title_y = ImGui::GetCursorPosY();
   ImGui::TextUnformatted("Shared-memory banks");
-  HelpMarker(
-        "32 banks, 4 bytes wide: word w lives in bank w % 32. Each box is one word the warp touches,\n"
-        "in the colour of the first lane that touches it; a white frame and a number mean several\n"
-        "lanes read that word at once (a broadcast: free). A vermillion bank serves more than one\n"
-        "word in one phase: those are served one after another (an n-way conflict).\n"
-        "8- and 16-byte accesses are served in phases of 16 and 8 lanes.");
+  HelpMarker(BanksHelp());
   if (!ins || ins->space != sim::Space::Shared) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::TextWrapped("the current instruction does not touch shared memory");

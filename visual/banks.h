@@ -3,6 +3,7 @@
 // several lanes read at once are drawn as broadcasts. What goes where (words, lanes, phases,
 // degrees) is sim::SharedBanks' result; this file only lays it out.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "sim/rules.h"
@@ -17,6 +18,9 @@ struct BankStack {
   int more = 0;
 };
 BankStack FitBankStack(int words, int fit);
+
+// The view's help: how to read it, with the phase rule's own sentence (sim::BankPhaseRule).
+std::string BanksHelp();
 
 class BanksView {
  public:

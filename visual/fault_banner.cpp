@@ -5,21 +5,17 @@
 
 #include <algorithm>
 
-#include "sim/caption.h"
+#include "sim/finding_text.h"
 #include "visual/palette.h"
 
 namespace ws::visual {
-bool HasPlace(const sim::Finding& f) { return f.kind != sim::FindingKind::LaunchLimit; }
-
 std::string FaultText(const std::string& pane, const sim::Trace& t, const sim::Finding& f) {
-  const std::string place = sim::FindingPlace(t, f);
-  return pane + ": " + (HasPlace(f) ? sim::ToString(f.kind) : "launch refused") + (place.empty() ? "" : " at " + place) +
-         ": " + f.message;
+  return pane + ": " + sim::FindingText(t, f);
 }
 
 bool FaultBannerView::Draw(const std::string& pane, const sim::Trace& trace, const sim::Finding& f, float scale) {
   const std::string text = FaultText(pane, trace, f);
-  const bool place = HasPlace(f);
+  const bool place = sim::HasPlace(f);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float button_w = place ? ImGui::CalcTextSize("go there").x + style.FramePadding.x * 2 + style.ItemSpacing.x : 0;
   const float width = ImGui::GetContentRegionAvail().x;

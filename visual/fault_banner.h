@@ -8,12 +8,10 @@
 
 namespace ws::visual {
 
-// The banner's text for pane "A"/"B": "A: out-of-bounds in block (1,0,0) thread (3,0,0), line 42,
-// address 0x1000: <message>" or "A: launch refused: <message>".
+// The banner's text for pane "A"/"B": the pane, then the finding's one text (sim::FindingText),
+// as stats prints it: "A: error [out-of-bounds] line 42, block (1,0,0), thread (3,0,0), address
+// 0x1000: the thread accesses ...".
 std::string FaultText(const std::string& pane, const sim::Trace& trace, const sim::Finding& f);
-
-// Whether the finding names a thread to go to (a refused launch does not).
-bool HasPlace(const sim::Finding& f);
 
 class FaultBannerView {
  public:

@@ -5,19 +5,26 @@
 
 #include <algorithm>
 
+#include "sim/rule_text.h"
+
 namespace ws::visual {
 
 const std::vector<Term>& Glossary() {
   static const std::vector<Term> terms = {
-      {"request", "One memory instruction of a warp: the addresses of all its active lanes, served together."},
+      {"request", "One memory instruction of a warp: the addresses of all its active lanes, served together. A whole "
+                  "block's step is a request per warp: its sectors are counted per request (sector requests), apart "
+                  "from the distinct sectors and lines they all reach."},
       {"sector", "32 bytes of memory, the unit global memory moves: a request costs one transfer per distinct sector it touches."},
       {"line", "128 bytes (four sectors), the unit a cache keeps; a well-coalesced warp touches few lines."},
+      {"ideal", "What a request would cost at best: " + sim::IdealDefinition() + "."},
       {"wavefront", "One pass of a shared-memory request through the 32 banks; a request without conflicts needs one."},
-      {"bank", "Shared memory is split into 32 banks of 4-byte words, and each bank serves one word per pass."},
+      {"bank", "Shared memory is split into 32 banks of 4-byte words, and each bank serves one word per pass. " +
+                   sim::BankPhaseRule() + "."},
       {"bank conflict", "Lanes asking one bank for different words: the bank serves them one after another, a wavefront each."},
       {"broadcast", "Lanes reading the very same word get it in one pass, at no extra cost."},
       {"L1 hit", "A sector the load found in the L1 cache of its SM (each SM has its own), the fastest place after registers and shared memory."},
-      {"L2 hit", "A sector the L1 did not hold but the device-wide L2 cache did; stores always write to L2, since they do not allocate in L1."},
+      {"L2 hit", "A sector the L1 did not hold but the device-wide L2 cache did; and every store's sector: " +
+                     sim::StoreAllocationRule() + "."},
       {"from DRAM", "A sector neither cache held: it is read from the GPU's device memory, the slowest trip."},
       {"divergence", "Lanes of a warp taking different sides of a branch: the warp runs each side in turn, the other lanes masked off."},
       {"occupancy", "How many warps an SM holds at once, as a share of its maximum; more warps hide more memory latency."},
@@ -28,15 +35,15 @@ const std::vector<Term>& Glossary() {
 void DrawGlossary(float width) {
   if (!ImGui::BeginTable("glossary##help", 2, ImGuiTableFlags_SizingFixedFit, ImVec2(width, 0))) return;
   float word_w = 0;
-  for (const Term& t : Glossary()) word_w = std::max(word_w, ImGui::CalcTextSize(t.word).x);
+  for (const Term& t : Glossary()) word_w = std::max(word_w, ImGui::CalcTextSize(t.word.c_str()).x);
   ImGui::TableSetupColumn("word", ImGuiTableColumnFlags_WidthFixed, word_w);
   ImGui::TableSetupColumn("meaning", ImGuiTableColumnFlags_WidthStretch);
   for (const Term& t : Glossary()) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(t.word);
+    ImGui::TextUnformatted(t.word.c_str());
     ImGui::TableNextColumn();
-    ImGui::TextWrapped("%s", t.meaning);
+    ImGui::TextWrapped("%s", t.meaning.c_str());
   }
   ImGui::EndTable();
 }

@@ -1,13 +1,14 @@
 // Glossary: the words the views use (request, sector, line, wavefront, bank, ...), each in one
 // plain sentence, for the help window (F1) beside the key table.
 #pragma once
+#include <string>
 #include <vector>
 
 namespace ws::visual {
 
 struct Term {
-  const char* word;
-  const char* meaning;
+  std::string word;
+  std::string meaning;  // where it states a rule, the rule's own sentence (sim/rule_text.h)
 };
 
 const std::vector<Term>& Glossary();

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/rule_text.h"
+#include "visual/help_marker.h"
 #include "visual/palette.h"
 
 namespace ws::visual {
@@ -82,7 +84,7 @@ int Arrange(float width, float scale, F place) {
   float x = 0;
   int row = 0;
   for (const auto& e : LegendEntries()) {
-    const float w = SwatchWidth(e.swatch, side) + gap + ImGui::CalcTextSize(e.label).x;
+    const float w = SwatchWidth(e.swatch, side) + gap + ImGui::CalcTextSize(e.label.c_str()).x;
     if (x > 0 && x + w > width) {
       x = 0;
       ++row;
@@ -106,7 +108,8 @@ const std::vector<LegendEntry>& LegendEntries() {
       {Swatch::Broadcast, "broadcast", "White-edged word with a count: several lanes read the same word at once (free)."},
       {Swatch::Masked, "masked lane", "Grey lane: switched off by a branch (divergence) or past the end of the data."},
       {Swatch::ServedL1, "L1 hit", "Green bar under a sector: the load found it in the L1 cache of its SM."},
-      {Swatch::ServedL2, "L2", "Orange bar under a sector: it came from the L2 cache (an L1 miss); stores always go to L2, as they do not allocate in L1."},
+      {Swatch::ServedL2, "L2", "Orange bar under a sector: it came from the L2 cache (an L1 miss), or a store wrote it: " +
+                                   sim::StoreAllocationRule() + "; " + sim::AtomicRule() + "."},
       {Swatch::ServedDram, "DRAM", "Purple bar under a sector: neither cache held it, so it came from DRAM. No bars when the caches are not modelled (--no-caches)."},
   };
   return entries;
@@ -125,9 +128,9 @@ void LegendView::Draw(float scale, std::vector<Placed>* placed) {
     DrawSwatch(dl, e.swatch, p, side, scale);
     if (placed && e.swatch == Swatch::LaneRamp)
       placed->push_back({"", "legend", "lanes", Rect{p.x, p.y, SwatchWidth(e.swatch, side), side}});
-    dl->AddText(ImVec2(p.x + SwatchWidth(e.swatch, side) + gap, p.y), ImGui::GetColorU32(ImGuiCol_Text), e.label);
+    dl->AddText(ImVec2(p.x + SwatchWidth(e.swatch, side) + gap, p.y), ImGui::GetColorU32(ImGuiCol_Text), e.label.c_str());
     if (ImGui::IsWindowHovered() && mouse.x >= p.x && mouse.x < p.x + w && mouse.y >= p.y && mouse.y < p.y + row_h)
-      ImGui::SetTooltip("%s", e.tooltip);
+      WrappedTooltip(e.tooltip);
   });
   ImGui::Dummy(ImVec2(width, rows * row_h));
 }

@@ -3,6 +3,7 @@
 // served from), always on screen.
 // Entries wrap onto more rows rather than clip.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "visual/shown_step.h"
@@ -14,8 +15,8 @@ enum class Swatch { LaneRamp, LineOutline, SectorOutline, Trail, Conflict, Broad
 
 struct LegendEntry {
   Swatch swatch;
-  const char* label;
-  const char* tooltip;
+  std::string label;
+  std::string tooltip;  // where it states a rule, the rule's own sentence (sim/rule_text.h)
 };
 
 // The entries in the order they are shown.

@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "sim/rule_text.h"
 #include "visual/palette.h"
 #include "visual/text_fit.h"
 
@@ -61,12 +62,6 @@ bool Rewrappable(const sim::ArrayInfo& a, const CellMap& m) {
 
 Rgb ServedRgb(sim::ServedFrom from) {
   return from == sim::ServedFrom::L1 ? kServedL1 : from == sim::ServedFrom::L2 ? kServedL2 : kServedDram;
-}
-
-const char* ServedWords(sim::Op op, sim::ServedFrom from) {
-  if (op == sim::Op::Store) return "was written through to L2 (stores do not allocate in L1)";
-  if (op != sim::Op::Load) return from == sim::ServedFrom::Dram ? "was updated at L2, fetched from DRAM" : "was updated at L2";
-  return from == sim::ServedFrom::L1 ? "was an L1 hit" : from == sim::ServedFrom::L2 ? "came from L2" : "came from DRAM";
 }
 
 void FillCell(ImDrawList* dl, const GridLayout& g, uint64_t cell, float inset, uint32_t col) {
@@ -498,7 +493,7 @@ void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale
           const int n = sim::ServedSectors(*ins, served);
           for (int i = 0; i < n; ++i)
             if (served[i].sector == addr >> 5 && served[i].from != sim::ServedFrom::None)
-              ImGui::Text("  this step, warp %u: its sector %s", ins->warp, ServedWords(ins->op, served[i].from));
+              ImGui::Text("  this step, warp %u: its sector %s", ins->warp, sim::ServedSentence(ins->op, served[i].from).c_str());
         }
         if (touched == 0) ImGui::TextDisabled("not touched by the shown warps so far");
         if (touched > shown) ImGui::TextDisabled("  ... %d more", touched - shown);

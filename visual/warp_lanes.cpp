@@ -8,6 +8,8 @@
 #include <cstdio>
 
 #include "sim/caption.h"
+#include "sim/rule_text.h"
+#include "visual/help_marker.h"
 #include "visual/palette.h"
 #include "visual/steps.h"
 #include "visual/text_fit.h"
@@ -60,22 +62,24 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, 
                 Pack({230, 224, 170}), details.c_str(), nullptr, wrap);
   ImGui::Dummy(ImVec2(r.w, r.h));
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s\n\n%s", what, global
-                          ? "A global request costs one transaction per distinct 32-byte sector its active\n"
-                            "lanes touch. Ideal: the bytes asked for, rounded up to sectors. Lines are 128 bytes.\n"
-                            "Bytes moved are used: distinct bytes the lanes ask for / bytes the sectors carry.\n"
-                            "Broadcast: several lanes read one address (one read serves them all).\n"
-                            "Atomic updates to one address are applied one after another.\n"
-                            "Sectors: where the cache model found each one (L1 hit, L2, DRAM); stores\n"
-                            "do not allocate in L1 and go to L2, atomics are performed at L2."
-                          : "Shared memory has 32 banks of 4 bytes. Lanes reading the same word share it\n"
-                            "(broadcast); distinct words in one bank are served one after another, each an\n"
-                            "extra wavefront (a pass through the banks). 8- and 16-byte accesses are served\n"
-                            "in phases of 16 and 8 lanes, one wavefront each at best.");
+    WrappedTooltip(std::string(what) + "\n\n" + CostHelp(global));
   return r;
 }
 
 }  // namespace
+
+std::string CostHelp(bool global) {
+  if (global)
+    return "A global request costs one transaction per distinct 32-byte sector its active lanes touch; lines are 128 "
+           "bytes. Ideal: " + sim::IdealDefinition() + ". A whole block's step counts each warp's request apart from "
+           "the distinct sectors and lines they all reach. Bytes moved are used: distinct bytes the lanes ask for / "
+           "bytes the sectors carry. Broadcast: several lanes read one address (one read serves them all). Atomic "
+           "updates to one address are applied one after another. Sectors: where the cache model found each one (L1 "
+           "hit, L2, DRAM); " + sim::StoreAllocationRule() + "; " + sim::AtomicRule() + ".";
+  return "Shared memory has 32 banks of 4 bytes. Lanes reading the same word share it (broadcast); distinct words in "
+         "one bank are served one after another, each an extra wavefront (a pass through the banks). Ideal: " +
+         sim::IdealDefinition() + ". " + sim::BankPhaseRule() + ".";
+}
 
 int LabelStride(float column_w, float label_w) {
   if (column_w >= 2.0f * label_w) return 1;

@@ -15,6 +15,10 @@ namespace ws::visual {
 // 16th — the smallest stride whose span holds one and a half labels. Lanes and banks use it.
 int LabelStride(float column_w, float label_w);
 
+// The badge's tooltip: what a global (or shared) request costs, with the rules' own sentences
+// (sim/rule_text.h): the ideal, the allocation rule, the phase rule.
+std::string CostHelp(bool global);
+
 class WarpLanesView {
  public:
   // The instruction in one line and its cost as a badge. `badge_font`: the badge's headline

@@ -93,18 +93,19 @@ TEST(Served, CaptionSaysWhereTheSectorsCameFrom) {
                                             "4 sectors: 3 L1 hits, 1 from DRAM" + kDot + "100% of bytes moved are used");
   EXPECT_EQ(CaptionOf(r.Of(0, Op::Load)).details.front(), "4 sectors: 4 from DRAM");
   EXPECT_EQ(CaptionOf(r.Of(0, Op::Store)).details.front(),
-            "4 sectors written through to L2 (stores do not allocate in L1)");
+            "4 sectors: stores do not allocate in L1; they are written through to L2");
 }
 
 TEST(Served, WholeBlockCaptionCountsEveryWarpsSectors) {
   const Launched r(Selection::Kind::Block);
-  // Both loads: 1 + 2 = 3 lines, 4 + 4 = 8 sectors; warp 0's 4 from DRAM and warp 1's 3 L1
-  // hits and 1 from DRAM: 3 hits, 5 from DRAM.
+  // Both loads: 4 + 4 = 8 sector requests (ideal 4 + 4), to sectors 0-3 and 1-4: 5 distinct
+  // sectors in lines 0 and 1; warp 0's 4 from DRAM and warp 1's 3 L1 hits and 1 from DRAM: 3
+  // hits, 5 from DRAM.
   const std::vector<const WarpInstruction*> step = {&r.Of(0, Op::Load), &r.Of(1, Op::Load)};
   const CaptionParts c = CaptionOf(step);
-  EXPECT_EQ(c.headline, "2 warps" + kDot + "3 lines" + kDot + "8 sectors (ideal 8)");
+  EXPECT_EQ(c.headline, "2 warps" + kDot + "8 sector requests (ideal 8) to 5 distinct sectors in 2 distinct lines");
   ASSERT_FALSE(c.details.empty());
-  EXPECT_EQ(c.details.front(), "8 sectors: 3 L1 hits, 5 from DRAM");
+  EXPECT_EQ(c.details.front(), "8 sector requests: 3 L1 hits, 5 from DRAM");
 }
 
 TEST(Served, WithoutCachesThereAreNoMarksAndTheCaptionSaysNothingOfThem) {

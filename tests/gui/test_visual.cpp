@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "visual/banks.h"
+#include "sim/finding_text.h"
 #include "visual/fault_banner.h"
 #include "visual/counters.h"
 #include "visual/layout.h"
@@ -466,26 +467,29 @@ TEST(FaultBanner, ARefusedLaunchSaysWhatWasRefusedWithoutLineOrAddress) {
   sim::Trace t;
   sim::Finding f;
   f.kind = sim::FindingKind::LaunchLimit;
+  f.scope = sim::FindingScope::Launch;
   f.message = "the launch has an empty grid or block";
-  EXPECT_EQ(FaultText("A", t, f), "A: launch refused: the launch has an empty grid or block");
-  EXPECT_FALSE(HasPlace(f));  // no thread ran: nowhere to go
+  EXPECT_EQ(FaultText("A", t, f), "A: error [launch-limit] the launch has an empty grid or block");
+  EXPECT_FALSE(sim::HasPlace(f));  // no thread ran: nowhere to go
 }
 
-TEST(FaultBanner, AnAccessFaultNamesBlockThreadLineArrayAndAddress) {
+TEST(FaultBanner, AnAccessFaultIsTheFindingsOneTextAsStatsPrintsIt) {
   sim::Trace t;
   t.sites = {{"k.cuh", 42, 7}};
   t.arrays.push_back({0, "d", "float", 4, 16, 1, 16, sim::Space::Global, 0x1000});
   sim::Finding f;
   f.kind = sim::FindingKind::OutOfBounds;
-  f.message = "index 16 of 16";
+  f.message = "the thread accesses d[16], outside its 16 elements";
   f.block = {1, 0, 0};
   f.thread = {3, 2, 0};
   f.site = 0;
   f.array = 0;
   f.address = 0x1040;
-  EXPECT_EQ(FaultText("B", t, f),
-            "B: out-of-bounds at line 42, block (1,0,0), thread (3,2,0), array d, address 0x1040: index 16 of 16");
-  EXPECT_TRUE(HasPlace(f));
+  f.has_address = true;
+  EXPECT_EQ(FaultText("B", t, f), "B: " + sim::FindingText(t, f));
+  EXPECT_EQ(FaultText("B", t, f), "B: error [out-of-bounds] line 42, block (1,0,0), thread (3,2,0), address 0x1040: "
+                                  "the thread accesses d[16], outside its 16 elements");
+  EXPECT_TRUE(sim::HasPlace(f));
 }
 
 TEST(Palette, NeighbouringLanesDifferAndNoneIsMaskedGrey) {

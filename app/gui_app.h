@@ -71,6 +71,9 @@ struct Pane {
   bool HasShared() const;
 };
 
+// The pane's first error (errors = true) or first warning (sim::IsError); null when none.
+const sim::Finding* FirstFinding(const Pane& p, bool errors);
+
 // The variant after `v` in its family (or `v` itself when it is the last).
 kernels::VariantRef NextInFamily(const kernels::VariantRef& v);
 

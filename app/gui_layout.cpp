@@ -8,16 +8,14 @@
 #include <algorithm>
 
 namespace ws::app {
-namespace {
 
-const sim::Finding* FirstError(const Pane& p) {
+// The pane's first error (errors = true) or first warning.
+const sim::Finding* FirstFinding(const Pane& p, bool errors) {
   if (!p.outcome) return nullptr;
   for (const auto& f : p.outcome->trace.findings)
-    if (sim::IsError(f.kind)) return &f;
+    if (sim::IsError(f.kind) == errors) return &f;
   return nullptr;
 }
-
-}  // namespace
 
 // Presenter mode's one line at the bottom: where we are and how B follows.
 void Gui::DrawStatusLine() {
@@ -46,10 +44,11 @@ void Gui::DrawFrame() {
                                 ImGuiWindowFlags_NoBackground;
   if (ImGui::Begin("warpscope##root", nullptr, root)) {
     if (!present_) DrawPicker();
-    // A fault the simulator found: what, and where when the finding has a place.
+    // An error the simulator found: what, and where when the finding has a place (a warning
+    // is a line atop its pane, DrawPane).
     for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
       Pane& p = pane_[i];
-      const sim::Finding* f = FirstError(p);
+      const sim::Finding* f = FirstFinding(p, true);
       if (f && p.fault.Draw(p.name, p.outcome->trace, *f, scale_)) GoToFault(p, *f);
     }
 

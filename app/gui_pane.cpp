@@ -72,6 +72,9 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       ImGui::SetTooltip("%s\n%s\n\n%s", full_title.c_str(), p.Id().c_str(), info.description.c_str());
     }
   }
+  // A warning (a race and the like): one line atop the pane, the whole text in its tooltip.
+  if (const sim::Finding* w = FirstFinding(p, false); w && p.fault.Draw(p.name, p.outcome->trace, *w, scale_, true))
+    GoToFault(p, *w);
   // The cost of the current instruction comes first: it carries the lesson.
   if (p.outcome && !p.steps.empty()) p.lanes.DrawCost(p.shown_step, scale_, &placed_, badge_ ? badge_ : big_);
   if (p.loading) {

@@ -158,11 +158,13 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     const double vb = i < mb.size() ? mb[i].value : 0;
     if (hide_zero_ && ma[i].value == 0 && vb == 0) continue;
     Row r{i, "", ""};
-    std::snprintf(buf, sizeof buf, "%.6g", ma[i].value);
+    // Nsight Compute names a percentage ".pct"; the other counters' unit is in their label.
+    const char* unit = ma[i].name.ends_with(".pct") ? " %" : "";
+    std::snprintf(buf, sizeof buf, "%.6g%s", ma[i].value, unit);
     r.va = buf;
     if (b) {
-      if (vb != ma[i].value && ma[i].value != 0) std::snprintf(buf, sizeof buf, "%.6g (%.2gx)", vb, vb / ma[i].value);
-      else std::snprintf(buf, sizeof buf, "%.6g", vb);
+      if (vb != ma[i].value && ma[i].value != 0) std::snprintf(buf, sizeof buf, "%.6g%s (%.2gx)", vb, unit, vb / ma[i].value);
+      else std::snprintf(buf, sizeof buf, "%.6g%s", vb, unit);
       r.vb = buf;
     }
     rows.push_back(r);

@@ -4,40 +4,57 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/finding_text.h"
+#include "visual/help_marker.h"
 #include "visual/palette.h"
+#include "visual/text_fit.h"
 
 namespace ws::visual {
 std::string FaultText(const std::string& pane, const sim::Trace& t, const sim::Finding& f) {
   return pane + ": " + sim::FindingText(t, f);
 }
 
-bool FaultBannerView::Draw(const std::string& pane, const sim::Trace& trace, const sim::Finding& f, float scale) {
+bool FaultBannerView::Draw(const std::string& pane, const sim::Trace& trace, const sim::Finding& f, float scale,
+                           bool one_line) {
   const std::string text = FaultText(pane, trace, f);
   const bool place = sim::HasPlace(f);
+  const bool error = sim::IsError(f.kind);
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float button_w = place ? ImGui::CalcTextSize("go there").x + style.FramePadding.x * 2 + style.ItemSpacing.x : 0;
+  // A pixel or two wider than its label: a small button as wide as its text cuts the last glyph's
+  // overhang at some scales.
+  const float button_w = place ? std::ceil(ImGui::CalcTextSize("go there").x) + style.FramePadding.x * 2 + 2 : 0;
   const float width = ImGui::GetContentRegionAvail().x;
   const float pad = 6 * scale;
-  const float wrap = std::max(width - button_w - 2 * pad, 50 * scale);
-  const float text_h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y;
+  const float wrap = std::max(width - (place ? button_w + style.ItemSpacing.x : 0) - 2 * pad, 50 * scale);
+  // One line: the whole text, else its place ("A: warning [kind] line 16, block ..."), else the
+  // kind and line alone, else that cut.
+  std::string shown = text;
+  if (one_line) {
+    const std::string place_part = text.substr(0, text.find(": ", pane.size() + 2));
+    shown = FitText({text, place_part, place_part.substr(0, place_part.find(", "))}, wrap);
+  }
+  const float text_h = ImGui::CalcTextSize(shown.c_str(), nullptr, false, wrap).y;
   const float height = std::max(text_h, ImGui::GetFrameHeight()) + 2 * pad;
   ImGui::PushID(pane.c_str());
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::ColorConvertU32ToFloat4(Pack(kError)));
+  ImGui::PushID(error ? "error" : "warning");
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImGui::ColorConvertU32ToFloat4(Pack(error ? kError : kWarning)));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
-  ImGui::BeginChild("fault##banner", ImVec2(0, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_AlwaysUseWindowPadding);
+  ImGui::BeginChild("finding##banner", ImVec2(0, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_AlwaysUseWindowPadding);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-  ImGui::TextUnformatted(text.c_str());
+  ImGui::TextUnformatted(shown.c_str());
   ImGui::PopTextWrapPos();
+  if (shown != text && ImGui::IsItemHovered()) WrappedTooltip(text);
   bool go = false;
   if (place) {
-    ImGui::SameLine(width - button_w + style.ItemSpacing.x - pad);
-    go = ImGui::SmallButton("go there");
+    ImGui::SameLine(std::floor(ImGui::GetWindowContentRegionMax().x - button_w) - 1.0f);  // whole pixels inside the clip
+    go = ImGui::Button("go there", ImVec2(button_w, 0));
   }
   ImGui::EndChild();
   ImGui::PopStyleVar();
   ImGui::PopStyleColor();
+  ImGui::PopID();
   ImGui::PopID();
   return go;
 }

@@ -1,4 +1,5 @@
-// Fault banner: the first error the simulator found in a pane, as one red strip that wraps. It
+// Fault banner: the first error the simulator found in a pane, as one red strip that wraps over
+// the panes, and the first warning (a race and the like) as one ochre line atop its pane. It
 // says what went wrong and where — block, thread, line and address only when the finding has
 // them (a refused launch ran no thread) — with a "go there" button when there is a place to go.
 #pragma once
@@ -15,8 +16,10 @@ std::string FaultText(const std::string& pane, const sim::Trace& trace, const si
 
 class FaultBannerView {
  public:
-  // Draws the banner across the available width; true when "go there" was pressed.
-  bool Draw(const std::string& pane, const sim::Trace& trace, const sim::Finding& f, float scale);
+  // Draws the banner across the available width, red for an error and ochre for a warning
+  // (sim::IsError), wrapped or (`one_line`) cut to one line with the whole text in its tooltip;
+  // true when "go there" was pressed.
+  bool Draw(const std::string& pane, const sim::Trace& trace, const sim::Finding& f, float scale, bool one_line = false);
 };
 
 }  // namespace ws::visual

@@ -51,10 +51,13 @@ void DrawSwatch(ImDrawList* dl, Swatch s, ImVec2 p, float side, float scale) {
       break;
     }
     case Swatch::Conflict: dl->AddRectFilled(p, q, Pack(kConflict)); break;
-    case Swatch::Broadcast:
-      dl->AddRectFilled(p, q, Pack(LaneRgb(8)));
-      dl->AddRect(p, q, Pack(kLine), 0, 0, thin);
+    case Swatch::Broadcast: {
+      // One word several lanes touch, as the memory view draws it: their colours side by side.
+      const int lanes[4] = {0, 10, 20, 31};
+      for (int k = 0; k < 4; ++k)
+        dl->AddRectFilled(ImVec2(p.x + side * k / 4, p.y), ImVec2(p.x + side * (k + 1) / 4, q.y), Pack(LaneRgb(lanes[k])));
       break;
+    }
     case Swatch::Masked: dl->AddRectFilled(p, q, Pack(kMasked)); break;
     case Swatch::ServedL1:
     case Swatch::ServedL2:
@@ -105,7 +108,7 @@ const std::vector<LegendEntry>& LegendEntries() {
       {Swatch::Trail, "trail", "Fading lane colours: the cells this warp touched in its last few steps."},
       {Swatch::Heat, "touched before", "Grey shades: how often the shown warps touched a cell so far (lighter: more)."},
       {Swatch::Conflict, "bank conflict", "A bank asked for more than one word: it serves them one after another."},
-      {Swatch::Broadcast, "broadcast", "White-edged word with a count: several lanes read the same word at once (free)."},
+      {Swatch::Broadcast, "broadcast", "One word several lanes read: in the memory view their lane colours side by side with how many lanes (whole block: lane accesses of every warp); in the bank view, counted and marked free. Lanes reading the very same word get it in one pass."},
       {Swatch::Masked, "masked lane", "Grey lane: switched off by a branch (divergence) or past the end of the data."},
       {Swatch::ServedL1, "L1 hit", "Green bar under a sector: the load found it in the L1 cache of its SM."},
       {Swatch::ServedL2, "L2", "Orange bar under a sector: it came from the L2 cache (an L1 miss), or a store wrote it: " +

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -89,6 +90,25 @@ void OutlineRun(ImDrawList* dl, const GridLayout& g, uint64_t first, uint64_t la
 }
 
 }  // namespace
+
+std::map<uint64_t, CellLanes> LanesByCell(const sim::ArrayInfo& a, const CellMap& m, int array,
+                                          const std::vector<const sim::WarpInstruction*>& current) {
+  std::map<uint64_t, CellLanes> cells;
+  const uint64_t total_cells = std::max<uint64_t>(a.count, 1) * m.cells_per_elem;
+  for (const auto* ins : current) {
+    if (ins->array != array) continue;
+    for (int lane = 0; lane < 32; ++lane) {
+      uint64_t f, l;
+      if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l)) continue;
+      for (uint64_t c = f; c <= l && c < total_cells; ++c) {
+        CellLanes& x = cells[c];
+        x.lanes |= 1u << lane;
+        ++x.count;
+      }
+    }
+  }
+  return cells;
+}
 
 // ---- the shared plan ----
 
@@ -298,18 +318,15 @@ void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale
 
     dl->PushClipRect(V(view.x - 4 * scale, view.y - 4 * scale), V(view.x + view.w + 4 * scale, view.y + view.h + 4 * scale), true);
     // The step's lanes in view, by cell (each pixel is filled once: a lit cell is not drawn
-    // under its lane colour).
+    // under its lane colour). A cell several lanes touch is left for the broadcast marks below.
+    const auto lanes_by_cell = LanesByCell(a, m, int(ai), shown_step.current);
     std::vector<uint32_t> lit(win.rows * win.cols, 0);
-    for (const auto* ins : shown_step.current) {
-      if (ins->array != int(ai)) continue;
-      for (int lane = 0; lane < 32; ++lane) {
-        uint64_t f, l;
-        if (!(ins->mask >> lane & 1) || !CellsOf(a, m, ins->addr[lane], ins->width, &f, &l)) continue;
-        for (uint64_t c = f; c <= l && c < total_cells; ++c) {
-          const uint64_t r = c / m.shape.cols, k = c % m.shape.cols;
-          if (win.Contains(r, k)) lit[(r - win.row0) * win.cols + (k - win.col0)] = Pack(LaneRgb(lane));
-        }
-      }
+    std::vector<std::pair<uint64_t, CellLanes>> shared_cells;  // in view, more than one lane
+    for (const auto& [c, x] : lanes_by_cell) {
+      const uint64_t r = c / m.shape.cols, k = c % m.shape.cols;
+      if (!win.Contains(r, k)) continue;
+      lit[(r - win.row0) * win.cols + (k - win.col0)] = Pack(x.count > 1 ? kBackground : LaneRgb(std::countr_zero(x.lanes)));
+      if (x.count > 1) shared_cells.emplace_back(c, x);
     }
     // Cells in view: lit, untouched, or shaded by touches so far; a gap between them once they
     // are large. Under Xvfb's software rasteriser a frame costs per triangle as well as per pixel,
@@ -358,6 +375,24 @@ void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale
         const uint64_t first = e * m.cells_per_elem, r = first / m.shape.cols;
         if (r < win.row0 || r >= win.row0 + win.rows) continue;
         OutlineRun(dl, g, first, first + m.cells_per_elem, IM_COL32(190, 190, 205, 200), std::max(1.0f, scale));
+      }
+    }
+    // One word, many lanes: the lanes' colours side by side across the cell (lane order, left to
+    // right) and, where the cell has room, how many lane accesses it took.
+    for (const auto& [c, x] : shared_cells) {
+      const Rect q = CellRect(g, c / m.shape.cols, c % m.shape.cols);
+      const float x0 = q.x + inset, x1 = q.x + q.w - inset, y0 = q.y + inset, y1 = q.y + q.h - inset;
+      const int n = std::popcount(x.lanes);
+      int k = 0;
+      for (uint32_t bits = x.lanes; bits; bits &= bits - 1, ++k)
+        dl->AddRectFilled(V(x0 + (x1 - x0) * float(k) / float(n), y0), V(x0 + (x1 - x0) * float(k + 1) / float(n), y1),
+                          Pack(LaneRgb(std::countr_zero(bits))));
+      const std::string label = std::to_string(x.count);
+      const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+      if (ts.x + 2 * scale <= x1 - x0 && ts.y <= y1 - y0) {
+        const float tx = (x0 + x1 - ts.x) * 0.5f, ty = (y0 + y1 - ts.y) * 0.5f;
+        dl->AddRectFilled(V(tx - scale, ty), V(tx + ts.x + scale, ty + ts.y), Pack(kBackground, 200));
+        dl->AddText(V(tx, ty), Pack(kLine), label.c_str());
       }
     }
     auto light = [&](const sim::WarpInstruction* ins, uint8_t alpha) {
@@ -473,6 +508,12 @@ void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale
                     a.space == sim::Space::Shared ? "bank" : "offset",
                     (unsigned long long)(a.space == sim::Space::Shared ? (addr / 4) % 32 : addr - a.base),
                     (unsigned long long)(addr >> 5), (unsigned long long)(addr >> 7));
+        if (auto it = lanes_by_cell.find(cell); it != lanes_by_cell.end() && it->second.count > 1) {
+          std::string lanes;
+          for (uint32_t bits = it->second.lanes; bits; bits &= bits - 1)
+            lanes += (lanes.empty() ? "" : " ") + std::to_string(std::countr_zero(bits));
+          ImGui::Text("this step: one word, %u lane accesses (lanes %s)", it->second.count, lanes.c_str());
+        }
         int shown = 0, touched = 0;
         for (const auto* ins : shown_step.history) {
           if (ins->array != int(ai)) continue;

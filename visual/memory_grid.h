@@ -4,6 +4,7 @@
 // where the cache model served it (L1 hit, L2, DRAM); hovering a cell says who touched it and when. Arrays too large to show whole at a legible size show the region the step touches,
 // with an overview of the whole array beside it. Only visible cells are drawn.
 #pragma once
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,6 +31,17 @@ class MemoryPlanShare {
   };
   std::vector<std::pair<std::string, Offered>> offers_;  // by pane, in pane order
 };
+
+// The lanes of the shown instructions that touch each cell of array `array` (by cell index in `m`).
+// A cell more than one lane touches is one word read (or written) by many lanes: a broadcast within
+// a warp, or, in whole-block mode, the same word in several warps. It is drawn as such: the lanes'
+// colours side by side and their count, never the colour of whichever lane came last.
+struct CellLanes {
+  uint32_t lanes = 0;  // bit i: lane i of some shown warp touches the cell
+  uint32_t count = 0;  // lane accesses to the cell, over every shown warp
+};
+std::map<uint64_t, CellLanes> LanesByCell(const sim::ArrayInfo& a, const CellMap& m, int array,
+                                          const std::vector<const sim::WarpInstruction*>& current);
 
 class MemoryGridView {
  public:

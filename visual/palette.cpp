@@ -45,7 +45,10 @@ Rgb TouchedRgb(float t) {
 }
 
 Rgb ArrayRgb(int array) {
-  static constexpr Rgb kHues[] = {{86, 180, 233}, {240, 228, 66}, {213, 94, 0}, {0, 114, 178}, {204, 121, 167}, {0, 158, 115}};
+  // Hues no mark takes (Paul Tol's light cyan and orange, and pale green, lavender, magenta,
+  // slate): a line's array never reads as a lane, a conflict, a served level or the yellow of
+  // "just arrived" (tests/gui/test_visual.cpp, Palette.ArrayHuesMeanNothingElse).
+  static constexpr Rgb kHues[] = {{153, 221, 255}, {238, 136, 102}, {204, 221, 170}, {190, 170, 240}, {220, 60, 220}, {120, 130, 160}};
   return kHues[(array < 0 ? 0 : array) % 6];
 }
 

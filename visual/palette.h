@@ -15,7 +15,7 @@ Rgb HeatRgb(float t);               // touches over the run, t in 0..1: dark gre
 inline constexpr Rgb kBackground{24, 24, 28};   // untouched element
 inline constexpr Rgb kCellEmpty{70, 72, 86};   // memory view: an element no shown warp touched yet (2:1 on the pane)
 Rgb TouchedRgb(float t);            // memory view, touches so far, t in 0..1: grey -> near white
-Rgb ArrayRgb(int array);            // L1 view: a line's array (Okabe-Ito hues, repeating after six)
+Rgb ArrayRgb(int array);            // L1 view: a line's array (six hues no mark uses, repeating)
 inline constexpr Rgb kMasked{70, 70, 70};       // a lane switched off (divergence)
 inline constexpr Rgb kConflict{213, 94, 0};     // vermillion: a bank with more than one word
 inline constexpr Rgb kBankOk{0, 114, 178};      // blue: a bank with one word (or none)
@@ -26,7 +26,8 @@ inline constexpr Rgb kSector{86, 180, 233};     // sky blue: 32-byte sector outl
 inline constexpr Rgb kServedL1{0, 158, 115};     // bluish green: an L1 hit
 inline constexpr Rgb kServedL2{230, 159, 0};     // orange: from L2 (an L1 miss L2 held; every store)
 inline constexpr Rgb kServedDram{204, 121, 167}; // reddish purple: from DRAM
-inline constexpr Rgb kError{204, 51, 17};       // fault banner
+inline constexpr Rgb kError{204, 51, 17};       // an error: its banner, its text and mark in the source
+inline constexpr Rgb kWarning{133, 96, 12};     // dark ochre: a warning's banner (a race, ...)
 inline constexpr Rgb kHighlight{240, 228, 66};  // yellow: the source line being executed
 
 // ImGui's packed colour (ABGR in memory order RGBA) with alpha 0..255.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/metrics.h"
+#include "sim/rule_text.h"
 #include "visual/palette.h"
 #include "visual/text_fit.h"
 
@@ -68,14 +69,19 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
       const uint64_t sec = c->GlobalSectors();
       const uint64_t ideal = c->GlobalIdealSectors();
       const uint64_t wf = c->SharedWavefronts();
-      if (sec) std::snprintf(buf, sizeof buf, "%llu/%llu s", (unsigned long long)sec, (unsigned long long)ideal);
-      else std::snprintf(buf, sizeof buf, "%llu wf", (unsigned long long)wf);
+      if (sec) std::snprintf(buf, sizeof buf, "%llu sectors (ideal %llu)", (unsigned long long)sec, (unsigned long long)ideal);
+      else std::snprintf(buf, sizeof buf, "%llu wavefronts (ideal %llu)", (unsigned long long)wf,
+                         (unsigned long long)c->SharedIdealWavefronts());
       wasteful = sec > ideal || wf > c->SharedIdealWavefronts();
     }
     char num[16];
     std::snprintf(num, sizeof num, "%3u  ", number);
     const float num_w = ImGui::CalcTextSize(num).x;
-    const float counter_w = buf[0] ? ImGui::CalcTextSize(buf).x : 0.0f;
+    // On a row of its own that is too narrow, the ideal goes to the tooltip.
+    std::string counter = buf;
+    if (c && ImGui::CalcTextSize(counter.c_str()).x > FitWidth(w))
+      counter = FitText({counter, counter.substr(0, counter.find(" ("))}, w);
+    const float counter_w = buf[0] ? ImGui::CalcTextSize(counter.c_str()).x : 0.0f;
     const bool counter_beside = buf[0] && w - num_w - counter_w - spacing >= 0.5f * w;
     const float code_w = std::max(w - num_w - (counter_beside ? counter_w + spacing : 0.0f), ImGui::CalcTextSize("M").x);
     const ImVec2 code_size = ImGui::CalcTextSize(line.c_str(), nullptr, false, code_w);
@@ -100,14 +106,15 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
       else ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - counter_w);
       ImGui::TextColored(wasteful ? ImVec4(kConflict.r / 255.f, kConflict.g / 255.f, kConflict.b / 255.f, 1)
                                   : ImVec4(0.6f, 0.6f, 0.6f, 1),
-                         "%s", buf);
+                         "%s", counter.c_str());
     }
     if ((hovered || ImGui::IsItemHovered()) && c) {
       ImGui::BeginTooltip();
       ImGui::Text("line %u over the whole launch:", number);
       for (const auto& m : sim::Metrics(*c))
         if (m.value != 0) ImGui::Text("  %-58s %12.6g", m.name.c_str(), m.value);
-      ImGui::TextDisabled("sectors / ideal: 32-byte sectors moved vs the bytes asked for; wf: shared wavefronts");
+      ImGui::TextDisabled("sectors: the 32-byte sectors the line's global accesses moved; wavefronts: the passes its shared\n"
+                          "accesses took through the 32 banks; ideal: %s", sim::IdealDefinition().c_str());
       ImGui::EndTooltip();
     }
     if (errors)

@@ -2,6 +2,8 @@
 // by iteration moves. Expected values worked out by hand.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "visual/banks.h"
 #include "sim/finding_text.h"
 #include "visual/fault_banner.h"
@@ -492,12 +494,60 @@ TEST(FaultBanner, AnAccessFaultIsTheFindingsOneTextAsStatsPrintsIt) {
   EXPECT_TRUE(sim::HasPlace(f));
 }
 
+// A warp whose lanes 8k..8k+7 all read word k of `in` (in[lane / 8]): four cells, each one word
+// read by eight lanes; the store of lane l to out[l] is 32 cells of one lane each. In whole-block
+// mode a second warp reading the same words adds its lanes' accesses to the count (16 each), and
+// the lanes are named by their number within a warp, so the mask stays the same.
+TEST(MemoryGrid, ABroadcastIsOneWordManyLanesNotTheLastLanesColour) {
+  const sim::ArrayInfo in{0, "in", "float", 4, 1024, 1, 1024, sim::Space::Global, 0x1000};
+  const CellMap m = MapCells(in.rows, in.cols, in.count, in.elem_bytes);
+  sim::WarpInstruction ld;
+  ld.array = 0;
+  ld.mask = 0xffffffffu;
+  for (int l = 0; l < 32; ++l) ld.addr[l] = 0x1000 + 4 * (l / 8);
+  auto cells = LanesByCell(in, m, 0, {&ld});
+  ASSERT_EQ(cells.size(), 4u);
+  for (uint64_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(cells[k].count, 8u) << k;
+    EXPECT_EQ(cells[k].lanes, 0xffu << (8 * k)) << k;
+  }
+  sim::WarpInstruction other = ld;
+  other.warp = 1;
+  cells = LanesByCell(in, m, 0, {&ld, &other});
+  EXPECT_EQ(cells[2].count, 16u);
+  EXPECT_EQ(cells[2].lanes, 0xffu << 16);
+  // Another array's instruction, and lanes switched off, add nothing.
+  sim::WarpInstruction st = ld;
+  st.array = 1;
+  ld.mask = 0x0000ffffu;  // lanes 0-15: words 0 and 1 only
+  cells = LanesByCell(in, m, 0, {&ld, &st});
+  ASSERT_EQ(cells.size(), 2u);
+  EXPECT_EQ(cells[1].lanes, 0xff00u);
+}
+
 TEST(Palette, NeighbouringLanesDifferAndNoneIsMaskedGrey) {
   for (int l = 0; l < 32; ++l) {
     EXPECT_FALSE(LaneRgb(l) == kMasked);
     if (l) {
       EXPECT_FALSE(LaneRgb(l) == LaneRgb(l - 1)) << l;
     }
+  }
+}
+
+// Every colour one meaning: an array's colour in the L1 view (yellow was both "array t" and "arrived
+// since the warp's last step") is at least 60 apart (Euclidean, 0-255 RGB) from every mark, every
+// lane and every other array's.
+TEST(Palette, ArrayHuesMeanNothingElse) {
+  auto apart = [](Rgb a, Rgb b) {
+    const double dr = a.r - b.r, dg = a.g - b.g, db = a.b - b.b;
+    return std::sqrt(dr * dr + dg * dg + db * db);
+  };
+  const Rgb marks[] = {kBackground, kCellEmpty, kMasked, kConflict, kBankOk, kLine, kSector, kServedL1,
+                       kServedL2, kServedDram, kError, kWarning, kHighlight};
+  for (int a = 0; a < 6; ++a) {
+    for (const Rgb m : marks) EXPECT_GE(apart(ArrayRgb(a), m), 60.0) << "array " << a;
+    for (int l = 0; l < 32; ++l) EXPECT_GE(apart(ArrayRgb(a), LaneRgb(l)), 60.0) << "array " << a << ", lane " << l;
+    for (int b = 0; b < a; ++b) EXPECT_GE(apart(ArrayRgb(a), ArrayRgb(b)), 60.0) << a << " and " << b;
   }
 }
 

@@ -159,36 +159,11 @@ void PrintBench(std::ostream& out, const kernels::BenchReport& r) {
 }  // namespace
 
 std::vector<RecordedFile> LoadRecordedResults(std::vector<std::string>* problems) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(AssetsDir() / "recorded", ec))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  std::vector<RecordedFile> out;
-  for (const auto& f : files) {
-    std::string why;
-    auto r = kernels::LoadRecorded(f.string(), &why);
-    if (r) out.push_back({f.string(), std::move(*r)});
-    else if (problems) problems->push_back(f.string() + ": " + why);
-  }
-  return out;
+  return kernels::LoadRecordedResults(AssetsDir() / "recorded", problems);
 }
 
 std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(AssetsDir() / "recorded" / "ncu", ec))
-    if (e.path().extension() == ".json") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  std::vector<RecordedNcu> out;
-  for (const auto& f : files) {
-    std::string why;
-    if (auto r = LoadRecordedNcu(f.string(), &why)) out.push_back(std::move(*r));
-    else if (problems) problems->push_back(why);
-  }
-  return out;
+  return kernels::LoadRecordedNcuFiles(AssetsDir() / "recorded" / "ncu", problems);
 }
 
 void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,

@@ -18,16 +18,11 @@ using GuiEntry = std::function<int(int, char**)>;
 
 int RunCli(int argc, char** argv, const GuiEntry& gui);
 
-// Results recorded on real devices: every assets/recorded/*.json, by file name, with its path.
-// A file that cannot be read is skipped and named in `problems`.
-struct RecordedFile {
-  std::string path;
-  kernels::BenchReport report;
-};
+// Results recorded on real devices (kernels/recorded.h): every assets/recorded/*.json, and every
+// assets/recorded/ncu/*.json of Nsight Compute figures, by file name. A file that cannot be read
+// is skipped and named in `problems`.
+using kernels::RecordedFile;
 std::vector<RecordedFile> LoadRecordedResults(std::vector<std::string>* problems);
-
-// Nsight Compute figures recorded on real devices: every assets/recorded/ncu/*.json, by file
-// name. A file that cannot be read is skipped and named in `problems`.
 std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems);
 
 // The cache model's setup for a variant (FAMILY/VARIANT): the device profile named by

@@ -131,8 +131,8 @@ class Gui {
   void PollFiles();      // kernel files shown: rebuilt on save, reloaded in place
   void PollTimings();
   void StartGpuTimings();  // "run on GPU": times every variant of A's family on the device
-  // The memory chart's figures for p's launch: the simulator's, with the cache levels from the
-  // recorded Nsight Compute run of the same variant and size where the simulator has none.
+  // The memory chart's figures for p's launch: the simulator's, and beside them the recorded
+  // Nsight Compute run of the same variant and size where there is one (visual::AddRecorded).
   visual::MemoryFlow FlowOf(const Pane& p) const;
   // gui_keys.cpp: the key table applied to this frame's presses
   void ApplyKeys();

@@ -200,21 +200,11 @@ void Gui::PollTimings() {
 
 visual::MemoryFlow Gui::FlowOf(const Pane& p) const {
   auto f = visual::FlowFromCounters(p.Id(), p.outcome->trace.total, !p.outcome->trace.caches.device.empty());
-  if (!f.cache_source.empty()) return f;
-  for (const auto& rec : ncu_) {
-    const auto* run = rec.Find(p.Id(), p.n);
-    if (!run) continue;
-    auto get = [&](const char* name) -> std::optional<double> {
-      auto it = run->metrics.find(name);
-      return it == run->metrics.end() ? std::nullopt : std::optional<double>(it->second);
-    };
-    f.l1_hit_pct = get("l1tex__t_sector_hit_rate.pct");
-    f.l2_read_sectors = get("lts__t_sectors_srcunit_tex_op_read.sum");
-    f.dram_read_bytes = get("dram__bytes_read.sum");
-    f.dram_write_bytes = get("dram__bytes_write.sum");
-    f.cache_source = "measured by Nsight Compute on " + rec.device + " at n=" + std::to_string(p.n);
-    break;
-  }
+  for (const auto& rec : ncu_)
+    if (const auto* run = rec.Find(p.Id(), p.n)) {
+      visual::AddRecorded(f, run->metrics, rec.device, p.n);
+      break;
+    }
   return f;
 }
 

@@ -1,10 +1,10 @@
-// Seed 001's tables per variant: the rows, the recorded ncu file, and text/CSV/JSON renderings.
+// Seed 001's tables per variant: the rows, the cells from the simulator, the recorded ncu file
+// (read by kernels/recorded.h) and the GPU, and text/CSV/JSON renderings.
 #include "app/seed_table.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "sim/metrics.h"
 
@@ -58,49 +58,6 @@ std::optional<double> SimulatedValue(const std::string& metric, const sim::Count
   for (const auto& m : sim::Metrics(c))
     if (m.name == metric) return m.value;
   return std::nullopt;
-}
-
-const RecordedNcu::Run* RecordedNcu::Find(const std::string& variant, int n) const {
-  for (const auto& r : runs)
-    if (r.variant == variant && r.n == n) return &r;
-  return nullptr;
-}
-
-std::vector<int> RecordedNcu::Sizes(const std::string& family) const {
-  std::vector<int> s;
-  for (const auto& r : runs)
-    if (r.variant.rfind(family + "/", 0) == 0) s.push_back(r.n);
-  std::sort(s.begin(), s.end());
-  s.erase(std::unique(s.begin(), s.end()), s.end());
-  return s;
-}
-
-std::optional<RecordedNcu> LoadRecordedNcu(const std::string& path, std::string* why) {
-  std::ifstream in(path);
-  if (!in) {
-    if (why) *why = "cannot open " + path;
-    return std::nullopt;
-  }
-  try {
-    const auto j = nlohmann::json::parse(in);
-    RecordedNcu r;
-    r.path = path;
-    r.device = j.at("device").get<std::string>();
-    r.date = j.at("date").get<std::string>();
-    r.command = j.value("command", "");
-    for (const auto& jr : j.at("runs")) {
-      RecordedNcu::Run run;
-      run.variant = jr.at("variant").get<std::string>();
-      run.n = jr.at("n").get<int>();
-      for (const auto& [k, v] : jr.at("metrics").items())
-        if (v.is_number()) run.metrics[k] = v.get<double>();
-      r.runs.push_back(std::move(run));
-    }
-    return r;
-  } catch (const std::exception& e) {
-    if (why) *why = path + " is not a recorded ncu file: " + e.what();
-    return std::nullopt;
-  }
 }
 
 SeedTable BuildSeedTable(const std::string& family, int n, const std::vector<std::string>& variants,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/recorded.h"
 #include "sim/trace.h"
 
 namespace ws::app {
@@ -30,20 +31,8 @@ const std::vector<SeedTableRow>& SeedTableRows();
 // counter (the row then says "not simulated").
 std::optional<double> SimulatedValue(const std::string& metric, const sim::Counters& c);
 
-// Nsight Compute figures recorded on a device (assets/recorded/ncu/*.json, made by
-// tools/ncu_to_recorded.py from ncu's raw CSVs).
-struct RecordedNcu {
-  std::string path, device, date, command;
-  struct Run {
-    std::string variant;  // "shortcut/v0"
-    int n = 0;
-    std::map<std::string, double> metrics;
-  };
-  std::vector<Run> runs;
-  const Run* Find(const std::string& variant, int n) const;
-  std::vector<int> Sizes(const std::string& family) const;  // recorded n of the family's variants
-};
-std::optional<RecordedNcu> LoadRecordedNcu(const std::string& path, std::string* why);
+using kernels::LoadRecordedNcu;
+using kernels::RecordedNcu;
 
 // The table as built for one family and size. A cell holds up to three sources.
 struct SeedTable {

@@ -1,5 +1,5 @@
 // Runs catalog variants on the GPU, from the same sources the simulator runs, on a worker
-// thread the GUI can poll each frame without blocking. Also reads and writes recorded results.
+// thread the GUI can poll each frame without blocking.
 #pragma once
 #include <atomic>
 #include <memory>
@@ -10,6 +10,8 @@
 #include "kernels/family.h"
 
 namespace ws::kernels {
+
+struct VariantRef;
 
 // True when this build has the CUDA runner and a device answers; otherwise `why` says why
 // ("no CUDA device: ..."). Any CUDA error counts as "no device".
@@ -76,8 +78,9 @@ class GpuRunner {
   std::unique_ptr<Impl> impl_;
 };
 
-// Recorded results (assets/recorded/*.json). nullopt with `why` set when missing or malformed.
-std::optional<BenchReport> LoadRecorded(const std::string& path, std::string* why);
-bool SaveReport(const BenchReport& r, const std::string& path, std::string* why);
+// A timing's figures from its median time and the family's work (GB/s, Gop/s, % of the family's
+// ceiling): `copy_gbps` is the copy bandwidth measured with these timings. Recorded timings are
+// derived again as they are read (kernels/recorded.h).
+void Derive(Timing& t, const VariantRef& v, const BenchReport& r, double copy_gbps);
 
 }  // namespace ws::kernels

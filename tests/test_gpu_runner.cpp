@@ -10,6 +10,7 @@
 
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
+#include "kernels/recorded.h"
 #include "sim/metrics.h"
 
 namespace ws::kernels {

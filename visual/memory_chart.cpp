@@ -26,6 +26,35 @@ std::string Count(double v) {
   return b;
 }
 
+// The cache levels under their Nsight Compute names, from `get` (the simulator's metrics or a
+// recording's): one list of names for both sources.
+template <class Get>
+CacheFigures Levels(Get get) {
+  CacheFigures c;
+  c.l1_hit_pct = get("l1tex__t_sector_hit_rate.pct");
+  c.l2_read_sectors = get("lts__t_sectors_srcunit_tex_op_read.sum");
+  c.dram_read_bytes = get("dram__bytes_read.sum");
+  c.dram_write_bytes = get("dram__bytes_write.sum");
+  return c;
+}
+
+// One level's figure from each source that has it: "0.0% simulated, 43.4% measured".
+std::string BothSources(const std::optional<double>& sim, const std::optional<double>& rec,
+                        std::string (*say)(double)) {
+  if (sim && rec) return say(*sim) + " simulated, " + say(*rec) + " measured";
+  if (sim) return say(*sim) + " simulated";
+  if (rec) return say(*rec) + " measured";
+  return {};
+}
+
+std::string Pct(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f%%", v);
+  return b;
+}
+
+std::string SectorsAndBytes(double sectors) { return Count(sectors) + " sectors (" + Bytes(sectors * 32) + ")"; }
+
 }  // namespace
 
 MemoryFlow FlowFromCounters(const std::string& variant, const sim::Counters& c, bool caches) {
@@ -41,12 +70,16 @@ MemoryFlow FlowFromCounters(const std::string& variant, const sim::Counters& c, 
   f.st_sectors = get("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
   f.atomic_sectors = get("l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum") +
                      get("l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum");
-  f.l1_hit_pct = Metric(m, "l1tex__t_sector_hit_rate.pct");
-  f.l2_read_sectors = Metric(m, "lts__t_sectors_srcunit_tex_op_read.sum");
-  f.dram_read_bytes = Metric(m, "dram__bytes_read.sum");
-  f.dram_write_bytes = Metric(m, "dram__bytes_write.sum");
-  if (f.l1_hit_pct || f.l2_read_sectors || f.dram_read_bytes) f.cache_source = "the simulator";
+  f.simulated = Levels([&](const char* name) { return Metric(m, name); });
   return f;
+}
+
+void AddRecorded(MemoryFlow& f, const std::map<std::string, double>& ncu_metrics, const std::string& device, int n) {
+  f.recorded = Levels([&](const char* name) -> std::optional<double> {
+    auto it = ncu_metrics.find(name);
+    return it == ncu_metrics.end() ? std::nullopt : std::optional<double>(it->second);
+  });
+  f.recorded_on = f.recorded.Any() ? device + " at n=" + std::to_string(n) : "";
 }
 
 std::string Bytes(double b) {
@@ -66,20 +99,18 @@ MemoryChartText ChartText(const MemoryFlow& f) {
   std::string to_l1 = Count(f.ld_sectors) + " ld + " + Count(f.st_sectors) + " st";
   if (f.atomic_sectors > 0) to_l1 += " + " + Count(f.atomic_sectors) + " atomic";
   t.arrows.push_back(to_l1 + " sectors");
-  if (f.l1_hit_pct) {
-    char b[64];
-    std::snprintf(b, sizeof b, "L1: %.1f%% hits", *f.l1_hit_pct);
-    t.boxes.push_back(b);
-    t.l1_hit = float(std::clamp(*f.l1_hit_pct / 100.0, 0.0, 1.0));
-  } else {
-    t.boxes.push_back("L1: hits not known");
-  }
-  t.arrows.push_back(f.l2_read_sectors ? Count(*f.l2_read_sectors) + " sectors read (" +
-                                             Bytes(*f.l2_read_sectors * 32) + ")"
-                                       : "reads not known");
+  const CacheFigures &sim = f.simulated, &rec = f.recorded;
+  const std::string hits = BothSources(sim.l1_hit_pct, rec.l1_hit_pct, Pct);
+  t.boxes.push_back(hits.empty() ? "L1: hits not known" : "L1 hits: " + hits);
+  if (const auto& bar = sim.l1_hit_pct ? sim.l1_hit_pct : rec.l1_hit_pct)
+    t.l1_hit = float(std::clamp(*bar / 100.0, 0.0, 1.0));
+  const std::string l2 = BothSources(sim.l2_read_sectors, rec.l2_read_sectors, SectorsAndBytes);
+  t.arrows.push_back(l2.empty() ? "reads not known" : "read: " + l2);
   t.boxes.push_back("L2");
-  std::string dram = f.dram_read_bytes ? Bytes(*f.dram_read_bytes) + " read" : "reads not known";
-  if (f.dram_write_bytes) dram += ", " + Bytes(*f.dram_write_bytes) + " written";
+  const std::string read = BothSources(sim.dram_read_bytes, rec.dram_read_bytes, Bytes);
+  const std::string written = BothSources(sim.dram_write_bytes, rec.dram_write_bytes, Bytes);
+  std::string dram = read.empty() ? "reads not known" : "read: " + read;
+  if (!written.empty()) dram += "; written: " + written;
   t.arrows.push_back(dram);
   t.boxes.push_back("DRAM");
   return t;
@@ -94,8 +125,9 @@ void MemoryChartView::Draw(const MemoryFlow* a, const MemoryFlow* b, float scale
       "Where the launch's global-memory traffic goes, as Nsight Compute's memory workload chart\n"
       "shows it: the warps' requests reach the SM's L1 as 32-byte sectors; the sectors L1 misses\n"
       "are read from the device's L2; what L2 misses comes from DRAM.\n"
-      "Requests and sectors are the simulator's. The cache figures are the simulator's where it\n"
-      "counts them, else Nsight Compute's recording at the same size (named under each chart).");
+      "Requests and sectors are the simulator's. The cache figures are the simulator's cache model's\n"
+      "(\"simulated\") and, beside them, Nsight Compute's recording of the same variant at the same size\n"
+      "(\"measured\", the device named under the charts) wherever one exists.");
   const MemoryFlow* flows[2] = {a, b};
   const int sides = b ? 2 : 1;
   MemoryChartText texts[2];
@@ -181,15 +213,15 @@ void MemoryChartView::Draw(const MemoryFlow* a, const MemoryFlow* b, float scale
     }
     y += row_h;
   }
-  // Under the charts: where the cache figures come from (once when A and B agree).
+  // Under the charts: what "measured" is (once when A and B agree).
   float foot_h = 0;
-  const bool same = sides == 2 && flows[0] && flows[1] && flows[0]->cache_source == flows[1]->cache_source;
+  const bool same = sides == 2 && flows[0] && flows[1] && flows[0]->recorded_on == flows[1]->recorded_on;
   for (int s = 0; s < sides; ++s) {
     if (!flows[s] || (same && s == 1)) continue;
     const float x = origin.x + s * (col_w + gap);
-    const std::string& from = flows[s]->cache_source;
-    const std::string src = (same ? std::string("Cache figures: ") : std::string(s ? "B" : "A") + "'s cache figures: ") +
-                            (from.empty() ? "none recorded at this size" : from);
+    const std::string& on = flows[s]->recorded_on;
+    const std::string src = (same ? std::string("Measured: ") : std::string(s ? "B" : "A") + " measured: ") +
+                            (on.empty() ? "no Nsight Compute recording at this size" : "Nsight Compute on " + on);
     ImGui::SetCursorScreenPos(ImVec2(x, y + pad));
     ImGui::PushTextWrapPos(same ? origin.x + avail - ImGui::GetWindowPos().x : x + col_w - ImGui::GetWindowPos().x);
     ImGui::TextDisabled("%s", src.c_str());

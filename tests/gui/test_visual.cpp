@@ -595,23 +595,49 @@ TEST(MemoryChart, CacheLevelsWithoutFiguresSayNotKnownNotZero) {
   EXPECT_EQ(t.arrows[2], "reads not known");
 }
 
-// Measured figures (shortcut/v0 at n=64 on an H100: 97.25% hits, 3302 L2 sectors, 22528 DRAM
-// bytes) read as a lecturer says them; 3302 sectors x 32 bytes = 105664 bytes = 105.7 KB.
+// Measured figures alone (shortcut/v0 at n=64 on an H100: 97.25% hits, 3302 L2 sectors, 22528
+// DRAM bytes, from a recording) read as a lecturer says them and labelled; 3302 sectors x 32
+// bytes = 105664 bytes = 105.7 KB.
 TEST(MemoryChart, MeasuredLevelsReadInBytesAndPercent) {
   MemoryFlow f;
-  f.l1_hit_pct = 97.25;
-  f.l2_read_sectors = 3302;
-  f.dram_read_bytes = 22528;
-  f.dram_write_bytes = 0;
+  AddRecorded(f, {{"l1tex__t_sector_hit_rate.pct", 97.25}, {"lts__t_sectors_srcunit_tex_op_read.sum", 3302},
+                  {"dram__bytes_read.sum", 22528}, {"dram__bytes_write.sum", 0}, {"gpu__time_duration.sum", 5}},
+              "NVIDIA H100 80GB HBM3", 64);
+  EXPECT_EQ(f.recorded_on, "NVIDIA H100 80GB HBM3 at n=64");
   const auto t = ChartText(f);
-  EXPECT_EQ(t.boxes[1], "L1: 97.2% hits");  // %.1f of 97.25 rounds to even
+  EXPECT_EQ(t.boxes[1], "L1 hits: 97.2% measured");  // %.1f of 97.25 rounds to even
   ASSERT_TRUE(t.l1_hit.has_value());
   EXPECT_FLOAT_EQ(*t.l1_hit, 0.9725f);
-  EXPECT_EQ(t.arrows[1], "3302 sectors read (105.7 KB)");
-  EXPECT_EQ(t.arrows[2], "22.5 KB read, 0 B written");
+  EXPECT_EQ(t.arrows[1], "read: 3302 sectors (105.7 KB) measured");
+  EXPECT_EQ(t.arrows[2], "read: 22.5 KB measured; written: 0 B measured");
   EXPECT_EQ(Bytes(999), "999 B");
   EXPECT_EQ(Bytes(1054720), "1.05 MB");
   EXPECT_EQ(Bytes(2.5e9), "2.50 GB");
+}
+
+// Where the simulator counts a level and a recording exists too, both are shown, each labelled
+// (shortcut v3 at n=64: the simulator's L1 found none of the sectors, Nsight Compute 43.4%). The
+// simulator's L1 figure is sim::Metrics' from the counters: 0 hits of 2048 sectors = 0.0%; its L2
+// reads are its L1 misses, 2048 sectors = 65536 bytes = 65.5 KB.
+TEST(MemoryChart, RecordedRatesSitBesideTheSimulatorsLabelled) {
+  sim::Counters c;
+  c.global_requests[0] = 256;
+  c.global_sectors[0] = 2048;
+  c.l2_sectors[0] = 2048;
+  MemoryFlow f = FlowFromCounters("shortcut/v3", c);
+  ASSERT_TRUE(f.simulated.l1_hit_pct.has_value());
+  EXPECT_EQ(*f.simulated.l1_hit_pct, 0.0);
+  EXPECT_FALSE(f.recorded.Any());
+  AddRecorded(f, {{"l1tex__t_sector_hit_rate.pct", 43.4}, {"lts__t_sectors_srcunit_tex_op_read.sum", 1160}}, "NVIDIA H200", 64);
+  const auto t = ChartText(f);
+  EXPECT_EQ(t.boxes[1], "L1 hits: 0.0% simulated, 43.4% measured");
+  EXPECT_EQ(t.arrows[1], "read: 2048 sectors (65.5 KB) simulated, 1160 sectors (37.1 KB) measured");
+  EXPECT_FLOAT_EQ(*t.l1_hit, 0.0f);  // the bar is the simulator's
+  // A recording without cache figures adds nothing and names no device.
+  MemoryFlow g = FlowFromCounters("shortcut/v3", c, /*caches=*/false);
+  AddRecorded(g, {{"gpu__time_duration.sum", 5}}, "NVIDIA H200", 64);
+  EXPECT_TRUE(g.recorded_on.empty());
+  EXPECT_EQ(ChartText(g).boxes[1], "L1: hits not known");
 }
 
 }  // namespace

@@ -233,6 +233,21 @@ TEST(KernelFile, FileWithTwoKernelsNamesOneAndComparesThem) {
   EXPECT_THROW(kernels::FindVariant(f.string() + ":nonesuch"), kernels::BadRequest);
 }
 
+// k.Input("x", n) is a 1-D array as the catalog's are (1 row of n; the views wrap it at 128-byte
+// lines), not a matrix of 32-float rows: 1024 floats are labelled "x (float[1024])", not 32x32.
+TEST(KernelFile, AnArrayDeclaredWithoutAShapeIsOneDimensional) {
+  TempDir dir;
+  const fs::path f = dir.path / "shape.cu";
+  Write(f, CopyKernel(1));
+  const auto o = SimulateFile(f.string(), 1024);
+  ASSERT_EQ(o.trace.arrays.size(), 2u);
+  for (const auto& a : o.trace.arrays) {
+    EXPECT_EQ(a.count, 1024u) << a.name;
+    EXPECT_EQ(a.rows, 1u) << a.name;
+    EXPECT_EQ(a.cols, 1024u) << a.name;
+  }
+}
+
 TEST(KernelFile, OutOfBoundsWriteIsAFindingNotACrash) {
   TempDir dir;
   const fs::path f = dir.path / "oob.cu";

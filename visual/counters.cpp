@@ -16,7 +16,15 @@
 namespace ws::visual {
 
 namespace {
-std::string ShortName(const std::string& id) { return id.substr(id.find('/') + 1); }
+// A kernel file's id, "path/file.cu:kernel": the file's name and the kernel; empty for a catalog id.
+bool FromFile(const std::string& id, std::string* file, std::string* kernel) {
+  const size_t colon = id.rfind(':');
+  if (colon == std::string::npos) return false;
+  const size_t slash = id.rfind('/', colon);
+  *file = id.substr(slash == std::string::npos ? 0 : slash + 1, colon - (slash == std::string::npos ? 0 : slash + 1));
+  *kernel = id.substr(colon + 1);
+  return true;
+}
 
 std::string Times(double x) {
   char b[32];
@@ -31,8 +39,23 @@ std::string Ms(double ms) {
 }
 }  // namespace
 
+std::string ShortName(const std::string& id) {
+  std::string file, kernel;
+  return FromFile(id, &file, &kernel) ? kernel : id.substr(id.find('/') + 1);
+}
+
+std::pair<std::string, std::string> ColumnNames(const std::string& a, const std::string& b) {
+  if (b.empty() || ShortName(a) != ShortName(b)) return {ShortName(a), b.empty() ? b : ShortName(b)};
+  auto middle = [](const std::string& id) {
+    std::string file, kernel;
+    return FromFile(id, &file, &kernel) ? file + ":" + kernel : id;
+  };
+  if (middle(a) != middle(b)) return {middle(a), middle(b)};
+  return {a, b};
+}
+
 std::string SpeedComparison(const std::string& name_a, double ms_a, const std::string& name_b, double ms_b) {
-  const std::string a = ShortName(name_a), b = ShortName(name_b);
+  const auto [a, b] = ColumnNames(name_a, name_b);
   if (ms_a <= 0 || ms_b <= 0) return {};
   const double ratio = ms_a / ms_b;
   if (ratio < 1.02 && ratio > 1 / 1.02) return a + " and " + b + " take the same time (" + Ms(ms_a) + ")";
@@ -169,7 +192,7 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     }
     rows.push_back(r);
   }
-  const std::string head_a = ShortName(name_a), head_b = ShortName(name_b);
+  const auto [head_a, head_b] = ColumnNames(name_a, b ? name_b : std::string());
   float wa = ImGui::CalcTextSize(head_a.c_str()).x, wb = b ? ImGui::CalcTextSize(head_b.c_str()).x : 0.0f, wl = 0;
   for (const auto& r : rows) {
     wa = std::max(wa, ImGui::CalcTextSize(r.va.c_str()).x);

@@ -3,6 +3,7 @@
 // own unit (GB/s or Gop/s) with the ceiling its percentage is of named on the bar.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/trace.h"
@@ -30,6 +31,15 @@ struct Timings {
   std::string status_detail;  // its tooltip: the driver's reason, the recorded file's command
   std::vector<TimingRow> rows;
 };
+
+// A variant as a column, a bar or a chart names it: "v1" for the catalog's "shortcut/v1", the
+// kernel "scale" for a kernel file's "path/to/mine.cu:scale".
+std::string ShortName(const std::string& id);
+
+// The names A's and B's columns go by (b empty: A alone): their ShortNames; where those are the
+// same, the family or the file's name joins them ("shortcut/v1" beside "pairs/v1", "mine.cu:scale"
+// beside "yours.cu:scale"); where those clash too (the same file in two folders), the whole ids.
+std::pair<std::string, std::string> ColumnNames(const std::string& a, const std::string& b);
 
 // The A-vs-B line as a lecturer says it: "v1 is 5.2× faster than v0" (names without family).
 // Within 2% of each other: "v2 and v2_diagonal take the same time (14.7 ms)".

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "sim/metrics.h"
+#include "visual/counters.h"
 #include "visual/palette.h"
 
 namespace ws::visual {
@@ -149,10 +150,11 @@ void MemoryChartView::Draw(const MemoryFlow* a, const MemoryFlow* b, float scale
   float y = origin.y;
   // Above each column: which pane and variant it is.
   float head_h = 0;
+  const auto names = ColumnNames(a ? a->variant : std::string(), b ? b->variant : std::string());
   for (int s = 0; s < sides; ++s) {
     if (!flows[s]) continue;
     const float x = origin.x + s * (col_w + gap);
-    const std::string name = flows[s]->variant.substr(flows[s]->variant.find('/') + 1);
+    const std::string& name = s ? names.second : names.first;
     ImGui::SetCursorScreenPos(ImVec2(x, y));
     ImGui::PushTextWrapPos(x + col_w - ImGui::GetWindowPos().x);
     ImGui::Text("%s: %s", s ? "B" : "A", name.c_str());

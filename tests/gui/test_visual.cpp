@@ -525,6 +525,21 @@ TEST(MemoryGrid, ABroadcastIsOneWordManyLanesNotTheLastLanesColour) {
   EXPECT_EQ(cells[1].lanes, 0xff00u);
 }
 
+// A lecturer's own files on a projector: a column is the kernel's name, the file's name joins it
+// only where two would clash, and the whole path only where even those are the same.
+TEST(Counters, ColumnsGoByTheKernelsNameAndTheFileOnlyWhereTwoWouldClash) {
+  EXPECT_EQ(ColumnNames("shortcut/v0", "shortcut/v1"), std::make_pair(std::string("v0"), std::string("v1")));
+  EXPECT_EQ(ColumnNames("shortcut/v1", "pairs/v1"), std::make_pair(std::string("shortcut/v1"), std::string("pairs/v1")));
+  EXPECT_EQ(ColumnNames("/home/l/week3/mine.cu:scale", "/home/l/week3/mine.cu:copy"),
+            std::make_pair(std::string("scale"), std::string("copy")));
+  EXPECT_EQ(ColumnNames("/home/l/week3/mine.cu:scale", "/home/l/week3/yours.cu:scale"),
+            std::make_pair(std::string("mine.cu:scale"), std::string("yours.cu:scale")));
+  EXPECT_EQ(ColumnNames("/a/mine.cu:scale", "/b/mine.cu:scale"),
+            std::make_pair(std::string("/a/mine.cu:scale"), std::string("/b/mine.cu:scale")));
+  EXPECT_EQ(ColumnNames("/home/l/mine.cu:scale", ""), std::make_pair(std::string("scale"), std::string()));
+  EXPECT_EQ(ShortName("mine.cu:scale"), "scale");  // a file named without a folder
+}
+
 TEST(Palette, NeighbouringLanesDifferAndNoneIsMaskedGrey) {
   for (int l = 0; l < 32; ++l) {
     EXPECT_FALSE(LaneRgb(l) == kMasked);

@@ -50,8 +50,8 @@ class KernelSetup {
   const Block block;  // the block shape asked for (block.Set() false: use your own)
 
   // An input array of count random values: floats in [lo, hi) (default [0.25, 4)), ints in
-  // [lo, hi] without zero (default [-1000, 1000]). rows x cols is how the views draw it
-  // (default: one 128-byte line to a row).
+  // [lo, hi] without zero (default [-1000, 1000]). rows x cols makes it a matrix the views draw
+  // as such (default: a 1-D array, which they draw one 128-byte line to a row).
   template <class T>
   dialect::Global<T> Input(const std::string& name, int64_t count, double lo = 0, double hi = 0,
                            int64_t rows = 1, int64_t cols = 0) {
@@ -74,7 +74,7 @@ class KernelSetup {
   template <class T>
   dialect::Global<T> InputFrom(const std::string& name, const std::vector<std::remove_const_t<T>>& host,
                                int64_t rows = 1, int64_t cols = 0) {
-    Shape(name, int64_t(host.size()), sizeof(T), rows, cols);
+    Shape(name, int64_t(host.size()), rows, cols);
     auto g = b_.template Upload<T>(name, TypeName<T>(), host, uint64_t(rows), uint64_t(cols));
     hosts_[ArrayKey(g)] = std::make_shared<std::vector<std::remove_const_t<T>>>(host);
     return g;
@@ -83,7 +83,7 @@ class KernelSetup {
   // An output array of count elements, filled with 0xff bytes before the launch.
   template <class T>
   dialect::Global<T> Output(const std::string& name, int64_t count, int64_t rows = 1, int64_t cols = 0) {
-    Shape(name, count, sizeof(T), rows, cols);
+    Shape(name, count, rows, cols);
     return b_.template Alloc<T>(name, TypeName<T>(), uint64_t(count), uint64_t(rows), uint64_t(cols));
   }
 
@@ -129,14 +129,11 @@ class KernelSetup {
   uint64_t seed_ = 1;
 
  private:
-  static void Shape(const std::string& name, int64_t count, size_t elem_bytes, int64_t& rows, int64_t& cols) {
+  static void Shape(const std::string& name, int64_t count, int64_t& rows, int64_t& cols) {
     if (name.empty()) throw BadRequest("an array needs a name");
     if (count <= 0) throw BadRequest("array '" + name + "' has " + std::to_string(count) + " elements");
     if (cols <= 0 && rows > 1) cols = (count + rows - 1) / rows;
-    if (cols <= 0) {  // drawn one 128-byte line to a row, as the views count lines
-      cols = std::min<int64_t>(count, std::max<int64_t>(1, 128 / int64_t(elem_bytes)));
-      rows = (count + cols - 1) / cols;
-    }
+    if (cols <= 0) rows = 1, cols = count;  // 1-D, as the catalog's: the views wrap it at 128-byte lines
     if (rows <= 0 || rows * cols < count)
       throw BadRequest("array '" + name + "': " + std::to_string(rows) + " x " + std::to_string(cols) +
                        " cannot hold " + std::to_string(count) + " elements");

@@ -3,6 +3,8 @@
 
 #include <utility>
 
+#include "app/cli.h"
+
 namespace ws::app {
 
 SimWorker::SimWorker(std::function<void()> on_result) : on_result_(std::move(on_result)) {
@@ -86,6 +88,9 @@ SimResult SimWorker::Run(const SimJob& job, sim::RunControl& control, std::mutex
     opt.selection = {sim::Selection::Kind::Block, job.block, 0};
     opt.control = &control;
     opt.caches = job.caches;
+    // The launch as the command line configures it (device profile, registers per thread), so
+    // that the L1 view and the memory chart agree with `stats` and `table`.
+    ConfigureCaches(opt, ref.Id(), job.device);
     r.outcome = std::make_shared<kernels::SimOutcome>(kernels::Simulate(ref, req, opt));
   } catch (const std::bad_alloc&) {
     r.error = "out of memory simulating " + job.variant + " at n=" + std::to_string(job.n) + "; try a smaller n";

@@ -27,6 +27,7 @@ struct SimJob {
   int n = 0;
   uint32_t block = 0;   // the block whose warps are recorded
   bool caches = true;   // the cache model (sim/hierarchy.h) on
+  std::string device;   // --device's profile name; empty: as ConfigureCaches (app/cli.h) picks
 };
 
 struct SimResult {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "app/cli.h"
 #include "app/gui_worker.h"
 
 namespace {
@@ -117,4 +118,36 @@ TEST(SimWorker, AJobForNoPaneComesBackAsAnError) {
   EXPECT_EQ(got[0].outcome, nullptr);
   EXPECT_NE(got[0].error.find("no pane 2"), std::string::npos) << got[0].error;
   EXPECT_FALSE(w.Progress(2).running);
+}
+
+// The GUI's launch is the command line's (app/cli.h ConfigureCaches): shortcut/v5 was recorded
+// by Nsight Compute with 128 registers per thread (assets/recorded/ncu/*.json,
+// launch__registers_per_thread); registers alone then let 2 blocks of 256 threads share an SM (65536 / (128 *
+// 256)), where the default 32 would fit 8; the cache counters, which depend on it, are the CLI's.
+TEST(SimWorker, SimulatesTheLaunchAsTheCommandLineConfiguresIt) {
+  ws::app::SimWorker w;
+  ws::app::SimJob job{0, 1, "shortcut/v5", 256, 0};
+  w.Submit(job);
+  const auto got = PollFor(w, 120);
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_NE(got[0].outcome, nullptr) << got[0].error;
+  const auto& gui = got[0].outcome->trace;
+  EXPECT_EQ(gui.caches.registers_per_thread, 128u);
+  EXPECT_EQ(gui.caches.blocks_per_sm, 2u);
+
+  ws::sim::LaunchOptions opt;  // as `warpscope trace shortcut/v5 --n 256 --block 0` sets it up
+  opt.selection = {ws::sim::Selection::Kind::Block, 0, 0};
+  ws::app::ConfigureCaches(opt, "shortcut/v5", "");
+  ws::kernels::RunRequest req;
+  req.n = 256;
+  const auto cli = ws::kernels::Simulate(ws::kernels::FindVariant("shortcut/v5"), req, opt).trace;
+  EXPECT_EQ(gui.caches.device, cli.caches.device);
+  EXPECT_EQ(gui.caches.registers_per_thread, cli.caches.registers_per_thread);
+  EXPECT_EQ(gui.caches.blocks_per_sm, cli.caches.blocks_per_sm);
+  for (int s = 0; s < 4; ++s) {
+    EXPECT_EQ(gui.total.l1_hits[s], cli.total.l1_hits[s]) << "space " << s;
+    EXPECT_EQ(gui.total.l2_sectors[s], cli.total.l2_sectors[s]) << "space " << s;
+    EXPECT_EQ(gui.total.l2_hits[s], cli.total.l2_hits[s]) << "space " << s;
+  }
+  EXPECT_EQ(gui.total.dram_read_bytes, cli.total.dram_read_bytes);
 }

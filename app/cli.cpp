@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "app/report.h"
+#include "app/sass_command.h"
 #include "app/seed_table.h"
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
@@ -452,6 +453,16 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   open_cmd->add_option("file", open_file, "FILE.cu or FILE.cu:kernel_name")->required();
   open_cmd->prefix_command();
 
+  std::string sass_what, sass_arch;
+  bool sass_all = false, sass_json = false;
+  auto* sass = app.add_subcommand("sass", "what nvcc made of each kernel of a file: memory instructions by source "
+                                          "line, registers and ptxas' messages (no GPU needed)");
+  sass->add_option("file", sass_what, "FILE.cu or FILE.cu:kernel_name")->required();
+  sass->add_option("--arch", sass_arch, "target architecture, e.g. sm_90 (default: the GPU present, else sm_90, "
+                                        "the recorded devices')");
+  sass->add_flag("--all", sass_all, "every instruction, in order, under its source line");
+  sass->add_flag("--json", sass_json, "the same as JSON");
+
   CLI::App* gui_cmd = nullptr;
   if (gui) {
     gui_cmd = app.add_subcommand("gui", "open the desktop program (the default; warpscope gui --help lists its flags)");
@@ -479,6 +490,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       }
       return kOk;
     }
+    if (*sass) return Sass(sass_what, sass_arch, sass_all, sass_json, std::cout);
     if (*new_cmd) {
       toolchain::WriteKernelTemplate(new_file);
       std::cout << "wrote " << new_file << "; see it with: warpscope open " << new_file << "\n";

@@ -111,17 +111,23 @@ CompileResult CompileForSimulator(const std::string& file, const std::string& gi
   return Compile(job);
 }
 
-CompileResult CompileForGpu(const std::string& file, const std::string& given, const std::string& text,
-                            const std::vector<std::string>& extra_flags) {
+CompileJob GpuJob(const std::string& file, const std::string& given, const std::string& text) {
   CompileJob job;
   job.compiler = Compiler::Nvcc;
   job.text = "#include \"" + std::string(kGpuMainHeader) + "\"\n" + AtUsersLines(file, text);
   job.file = file;
   job.given = given;
-  job.flags = {"-std=c++20", "-O2", "-arch=native", "--expt-relaxed-constexpr", "-I" + IncludeDir().string()};
+  job.flags = {"-std=c++20", "-O2", "--expt-relaxed-constexpr", "-I" + IncludeDir().string()};
+  job.failure = "does not compile for the GPU";
+  return job;
+}
+
+CompileResult CompileForGpu(const std::string& file, const std::string& given, const std::string& text,
+                            const std::vector<std::string>& extra_flags) {
+  CompileJob job = GpuJob(file, given, text);
+  job.flags.push_back("-arch=native");
   job.flags.insert(job.flags.end(), extra_flags.begin(), extra_flags.end());
   job.suffix = "-gpu";
-  job.failure = "does not compile for the GPU";
   return Compile(job);
 }
 

@@ -54,6 +54,10 @@ std::string AtUsersLines(const std::string& file, const std::string& text);
 // The simulator's build: a shared library with toolchain/public/kernel_file.h in front.
 CompileResult CompileForSimulator(const std::string& file, const std::string& given, const std::string& text);
 
+// A GPU build's job without its architecture and output: toolchain/public/gpu_main.h in front of
+// the user's text, the flags every GPU build of a kernel file shares.
+CompileJob GpuJob(const std::string& file, const std::string& given, const std::string& text);
+
 // The GPU's build: a program with toolchain/public/gpu_main.h in front, for the device's own
 // architecture (a GPU build is only made where a device answers), with `extra_flags` after ours.
 CompileResult CompileForGpu(const std::string& file, const std::string& given, const std::string& text,

@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages warpscope needs, only those that are missing.
-# Runs apt-get as root, or through sudo.
+# Runs apt-get as root, or through sudo. Then NVIDIA's disassemblers (nvdisasm, cuobjdump) from
+# their pip wheels, for `warpscope sass`, where no CUDA toolkit on this machine has them.
 set -euo pipefail
+
+# The disassemblers: into the folder warpscope looks in (toolchain/compiled.h CudaToolsDir).
+install_cuda_tools() {
+  local dir="${WARPSCOPE_CUDA_TOOLS:-$HOME/.local/share/warpscope/cuda-tools}"
+  if command -v nvdisasm >/dev/null || [ -x /usr/local/cuda/bin/nvdisasm ] ||
+     compgen -G "$dir/nvidia/cu*/bin/nvdisasm" >/dev/null; then
+    return 0
+  fi
+  echo "install-deps: installing nvdisasm and cuobjdump (pip) into $dir"
+  python3 -m pip install --quiet --target "$dir" nvidia-cuda-nvdisasm nvidia-cuda-cuobjdump ||
+    echo "install-deps: could not install nvdisasm; warpscope sass shows PTX instead" >&2
+}
+trap install_cuda_tools EXIT
 
 packages=(
   build-essential cmake ninja-build pkg-config git
   libboost-context-dev libcli11-dev nlohmann-json3-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   libimgui-dev libglfw3-dev libstb-dev libgl-dev libgif-dev fonts-dejavu-core
-  xvfb xauth python3
+  xvfb xauth python3 python3-pip
 )
 
 missing=()

@@ -1,0 +1,176 @@
+// `warpscope sass` (see sass_command.h).
+#include "app/sass_command.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iomanip>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "kernels/user_file.h"
+#include "toolchain/cache.h"
+#include "toolchain/compiled.h"
+
+namespace ws::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+using sim::CompiledInstruction;
+using sim::CompiledKernel;
+
+// The instruction's line in `file` (the innermost of its inlining chain there), 0 when none.
+uint32_t LineIn(const CompiledInstruction& ins, const std::string& file) {
+  for (const auto& w : ins.where)
+    if (w.file == file) return w.line;
+  return 0;
+}
+
+std::string Bytes(int64_t b) { return b < 0 ? "?" : std::to_string(b) + " B"; }
+
+std::string UsageText(const sim::ResourceUsage& u) {
+  if (!u.Known()) return "ptxas gave no resource usage";
+  std::ostringstream o;
+  o << u.registers << " registers per thread, stack " << Bytes(u.stack_bytes) << ", spill stores "
+    << Bytes(u.spill_store_bytes) << ", spill loads " << Bytes(u.spill_load_bytes) << ", static shared "
+    << Bytes(u.shared_bytes < 0 ? 0 : u.shared_bytes);
+  if (u.barriers >= 0) o << ", " << u.barriers << " barriers";
+  return o.str();
+}
+
+// "4 B load global" for a memory instruction, "" for another.
+std::string MemoryText(const CompiledInstruction& ins) {
+  if (!ins.IsMemory()) return "";
+  return std::to_string(ins.width) + " B " + sim::ToString(ins.op) + " " + sim::ToString(ins.space);
+}
+
+// The kernels of the module `kernel` names (by its name without parameters or template
+// arguments); all entries when it is empty. A name that fits none throws, naming those there are.
+std::vector<const CompiledKernel*> Selected(const sim::CompiledModule& m, const std::string& kernel,
+                                            const std::string& given) {
+  std::vector<const CompiledKernel*> out;
+  std::string known;
+  for (const auto& k : m.kernels) {
+    if (!k.is_entry) continue;
+    std::string s = sim::ShortName(k.demangled);
+    const std::string plain = s.substr(0, s.find('<'));
+    known += (known.empty() ? "" : ", ") + s;
+    if (kernel.empty() || kernel == s || kernel == plain || kernel == k.name) out.push_back(&k);
+  }
+  if (out.empty())
+    throw kernels::BadRequest(given + " has no __global__ function " + (kernel.empty() ? "" : "'" + kernel + "'") +
+                              (known.empty() ? "" : "; there are: " + known));
+  return out;
+}
+
+nlohmann::json InstructionJson(const CompiledInstruction& ins, const std::string& file) {
+  nlohmann::json j{{"offset", ins.offset}, {"text", ins.text}, {"opcode", ins.opcode}, {"line", LineIn(ins, file)}};
+  if (!ins.predicate.empty()) j["predicate"] = ins.predicate;
+  if (ins.IsMemory()) {
+    j["space"] = sim::ToString(ins.space);
+    j["op"] = sim::ToString(ins.op);
+    j["width"] = ins.width;
+  }
+  if (ins.loop >= 0) j["loop"] = ins.loop;
+  return j;
+}
+
+nlohmann::json UsageJson(const sim::ResourceUsage& u) {
+  return {{"registers", u.registers},         {"barriers", u.barriers},
+          {"stack_bytes", u.stack_bytes},     {"spill_store_bytes", u.spill_store_bytes},
+          {"spill_load_bytes", u.spill_load_bytes}, {"shared_bytes", u.shared_bytes},
+          {"local_bytes", u.local_bytes},     {"constant_bytes", u.constant_bytes}};
+}
+
+}  // namespace
+
+int Sass(const std::string& what, const std::string& arch_flag, bool all, bool json, std::ostream& out) {
+  if (!kernels::IsKernelFileRef(what))
+    throw kernels::BadRequest("sass takes a kernel file, FILE.cu[:kernel]; the catalog's variants are not built "
+                              "for listing yet");
+  std::string given, kernel;
+  kernels::SplitKernelFileRef(what, &given, &kernel);
+  std::error_code ec;
+  if (fs::is_directory(given, ec)) throw kernels::BadRequest(given + " is a folder, not a kernel file");
+  const std::string file = fs::absolute(given).lexically_normal().string();
+  const std::string text = toolchain::ReadText(file);
+  const std::string arch = toolchain::TargetArch(arch_flag);
+  const auto built = toolchain::CompileForListing(file, given, text, arch);
+  const auto& m = built.module;
+  const auto kernels = Selected(m, kernel, given);
+
+  std::vector<std::string> source;  // the file's lines, for the listing
+  {
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) source.push_back(l);
+  }
+  auto source_line = [&](uint32_t line) {
+    if (line == 0 || line > source.size()) return std::string();
+    std::string s = source[line - 1];
+    s.erase(0, s.find_first_not_of(" \t"));
+    return s;
+  };
+
+  if (json) {
+    nlohmann::json j{{"file", given}, {"arch", m.arch}, {"listing", sim::ToString(m.kind)}, {"tool", m.tool},
+                     {"cached", built.reused}, {"all", all}};
+    if (!built.note.empty()) j["note"] = built.note;
+    j["messages"] = nlohmann::json::array();
+    for (const auto& msg : m.messages)
+      j["messages"].push_back({{"severity", msg.severity}, {"function", msg.function}, {"text", msg.text}});
+    j["kernels"] = nlohmann::json::array();
+    for (const auto* k : kernels) {
+      nlohmann::json jk{{"name", k->name}, {"demangled", k->demangled}, {"usage", UsageJson(k->usage)}};
+      jk["instructions"] = nlohmann::json::array();
+      for (const auto& ins : k->instructions)
+        if (all || ins.IsMemory()) jk["instructions"].push_back(InstructionJson(ins, file));
+      j["kernels"].push_back(std::move(jk));
+    }
+    out << j.dump(1) << "\n";
+    for (const auto& msg : m.messages)
+      if (msg.severity == "error") return 1;
+    return 0;
+  }
+
+  out << given << " for " << m.arch << ": " << sim::ToString(m.kind) << " by " << m.tool
+      << (built.reused ? " (cached)" : "") << "\n";
+  if (!built.note.empty()) out << "note: " << built.note << "\n";
+  bool refused = false;
+  for (const auto& msg : m.messages) {
+    out << msg.severity << ": " << msg.text << "\n";
+    refused |= msg.severity == "error";
+  }
+  for (const auto* k : kernels) {
+    out << "\n" << k->demangled << "\n  " << UsageText(k->usage) << "\n";
+    if (!all) {
+      // Memory instructions grouped by source line, lines in order.
+      std::map<uint32_t, std::vector<const CompiledInstruction*>> by_line;
+      for (const auto& ins : k->instructions)
+        if (ins.IsMemory()) by_line[LineIn(ins, file)].push_back(&ins);
+      if (by_line.empty()) out << "  no memory instructions\n";
+      for (const auto& [line, list] : by_line) {
+        out << "  line " << line;
+        if (line == 0) out << " (outside " << given << ")";
+        else out << ": " << source_line(line);
+        out << "\n";
+        for (const auto* ins : list)
+          out << "    " << std::left << std::setw(44) << ins->text << " " << MemoryText(*ins)
+              << (ins->predicate.empty() ? "" : ", predicated") << (ins->loop >= 0 ? ", in a loop" : "") << "\n";
+      }
+      continue;
+    }
+    uint32_t last = ~0u;
+    for (const auto& ins : k->instructions) {
+      const uint32_t line = LineIn(ins, file);
+      if (line != last && line != 0) out << "  line " << line << ": " << source_line(line) << "\n";
+      if (line != 0) last = line;
+      out << "    /*" << std::hex << std::setw(4) << std::setfill('0') << std::right << ins.offset << std::dec
+          << std::setfill(' ') << "*/ " << std::left << std::setw(44) << ins.text << " " << MemoryText(ins) << "\n";
+    }
+  }
+  return refused ? 1 : 0;
+}
+
+}  // namespace ws::app

@@ -1,0 +1,14 @@
+// `warpscope sass FILE.cu[:kernel]`: what nvcc made of each kernel of a file, source line by
+// source line (memory instructions first, with width and predicate; --all every instruction),
+// with ptxas' resource usage and messages; --json the same as data.
+#pragma once
+#include <ostream>
+#include <string>
+
+namespace ws::app {
+
+// Prints the listing of `what` for `arch_flag` (--arch; empty: toolchain::TargetArch's choice);
+// the exit status: 1 where a kernel exceeds a limit of the GPU. Bad input throws kernels::BadRequest.
+int Sass(const std::string& what, const std::string& arch_flag, bool all, bool json, std::ostream& out);
+
+}  // namespace ws::app

@@ -3,11 +3,11 @@
 //
 // What is modelled: capacity, associativity, sector granularity (a line can be present with
 // some of its sectors missing: a "sector miss"), allocation on demand, write-back of dirty
-// sectors when their line is evicted. What is not: timing (misses in flight, merging of
-// misses to one sector by several warps while the first is outstanding), the real set-index
-// function and replacement policy (NVIDIA publishes neither; the model uses LRU over a hashed
-// set index so that power-of-two strides do not fall into a few sets), and the L2's split into
-// two partitions.
+// sectors when their line is evicted. Time (misses in flight, their merging) is the
+// hierarchy's (sim/memory_clock.h), and what each access does here its policy's
+// (sim/cache_policy.h). Not modelled: the real set-index function and replacement policy (NVIDIA
+// publishes neither; the model uses LRU over a hashed set index so that power-of-two strides do
+// not fall into a few sets), and the L2's split into two partitions.
 #pragma once
 #include <cstdint>
 #include <memory>

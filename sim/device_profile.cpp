@@ -13,10 +13,11 @@ const std::vector<uint32_t>& SharedCarveoutsKiB() {
 
 const std::vector<DeviceProfile>& DeviceProfiles() {
   // Sizes from NVIDIA's H100 and H200 data sheets and the Hopper tuning guide: 132 SMs on the
-  // SXM5 boards, 256 KB of L1/shared memory per SM (up to 227 KB shared per block), 50 MB of
-  // L2, 64 Ki registers, 2048 threads / 64 warps / 32 blocks per SM. The two differ in DRAM
-  // (80 GB HBM3 at 3.35 TB/s against 141 GB HBM3e at 4.8 TB/s), not in the SM or its caches.
-  auto hopper = [](std::string name, std::string marketing, double gbps, double gib) {
+  // SXM5 boards, 256 KB of L1/shared memory per SM (up to 227 KB shared per block), 64 Ki
+  // registers, 2048 threads / 64 warps / 32 blocks per SM. The two differ in DRAM (80 GB HBM3 at
+  // 3.35 TB/s against 141 GB HBM3e at 4.8 TB/s) and in L2: 50 MiB on the H100, 60 MiB on the
+  // H200 (as cudaGetDeviceProperties gives them), not in the SM.
+  auto hopper = [](std::string name, std::string marketing, double gbps, double gib, uint64_t l2_bytes) {
     DeviceProfile d;
     d.name = std::move(name);
     d.marketing = std::move(marketing);
@@ -25,7 +26,7 @@ const std::vector<DeviceProfile>& DeviceProfiles() {
     d.max_shared_per_sm = 228 * 1024;
     d.max_shared_per_block = 227 * 1024;
     d.shared_reserved_per_block = 1024;
-    d.l2_bytes = 50ull * 1024 * 1024;
+    d.l2_bytes = l2_bytes;
     d.l1_ways = 4;
     d.l2_ways = 16;
     d.regs_per_sm = 65536;
@@ -35,11 +36,28 @@ const std::vector<DeviceProfile>& DeviceProfiles() {
     d.boost_clock_mhz = 1980;
     d.dram_gb_per_s = gbps;
     d.dram_gib = gib;
+    // Measured on an H200 (tools/reports/cache_probe_H200.md, cache_probe_clocks_H200*.txt,
+    // gpc_probe_H200.txt): a warp's load to use, 52 cycles from L1, 350 from L2, 800 from DRAM;
+    // another SM's read of a sector that DRAM is filling waits for that fill until about 450
+    // cycles (800 - 350) after the first; the L2 counts it as no read of its own when the two SMs
+    // are of one group of four (two TPCs: blocks of a cluster, and consecutive blocks of a full
+    // launch) and as a read otherwise; 32 blocks of a launch start within about 250 cycles; a
+    // store to 32 lines has them in L1 for a later store 250 cycles on, not at once (16 lines: at
+    // once). The H100 is the same chip with slower memory; its recordings agree with these as well.
+    d.timing.l1_hit = 52;
+    d.timing.l2_hit = 350;
+    d.timing.dram = 800;
+    d.timing.block_dispatch = 8;
+    d.timing.wide_store_lines = 16;
+    d.timing.wide_store_delay = 100;
+    d.merge_group_sms = 4;
+    d.dram_fetch_bytes = 64;
+    d.launch_read_bytes = 2560;
     return d;
   };
   static const std::vector<DeviceProfile> k = {
-      hopper("H100", "NVIDIA H100 80GB HBM3", 3350, 80),
-      hopper("H200", "NVIDIA H200", 4800, 141),
+      hopper("H100", "NVIDIA H100 80GB HBM3", 3350, 80, 50ull << 20),
+      hopper("H200", "NVIDIA H200", 4800, 141, 60ull << 20),  // cudaGetDeviceProperties: 62914560
   };
   return k;
 }

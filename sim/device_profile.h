@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/cache_policy.h"
+
 namespace ws::sim {
 
 struct DeviceProfile {
@@ -23,6 +25,21 @@ struct DeviceProfile {
   uint32_t boost_clock_mhz = 0;   // SM clock
   double dram_gb_per_s = 0;       // peak DRAM bandwidth (GB/s, 10^9 bytes)
   double dram_gib = 0;            // DRAM size
+  // The memory model's clock, in SM cycles (sim/memory_clock.h; measured on an H200 with
+  // tools/probes/cache_probe.cu, docs/FIDELITY.md "Caches").
+  struct MemoryTiming {
+    uint32_t l1_hit = 0;            // a load served by L1: issue to data
+    uint32_t l2_hit = 0;            // an L1 miss served by L2
+    uint32_t dram = 0;              // an L2 miss served by DRAM
+    uint32_t block_dispatch = 0;    // between the starts of consecutive blocks of a wave
+    uint32_t wide_store_lines = 0;  // a store instruction touching more lines than this ...
+    uint32_t wide_store_delay = 0;  // ... has them in L1 only this many cycles later
+  } timing;
+  CachePolicy cache_policy = kHopperCachePolicy;  // what each access does at L1 and L2
+  uint32_t merge_group_sms = 1;    // the L2 merges misses to a sector in flight from SMs s and t
+                                   // when s / merge_group_sms == t / merge_group_sms
+  uint32_t dram_fetch_bytes = 0;   // DRAM is read in aligned pieces of this many bytes (sector pairs)
+  uint32_t launch_read_bytes = 0;  // DRAM bytes a launch reads besides its arrays (code, constants)
 };
 
 // The shared-memory carve-outs the driver may choose on compute capability 9.0 (KiB), CUDA C++

@@ -2,6 +2,9 @@
 // Section index: sectors · stream encoding · spill file · recording · replay · finish.
 #include "sim/hierarchy.h"
 
+#include "sim/cache_policy.h"
+#include "sim/memory_clock.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -171,6 +174,14 @@ struct MemoryHierarchy::Impl {
   SpillFile spill;
   std::vector<std::unique_ptr<SectorCache>> l1;  // per SM, made on first use
   std::unique_ptr<SectorCache> l2;
+  // Time (memory_clock.h): sectors in flight to a merge group of SMs (key: sector x kMaxGroups +
+  // group; owner: the SM that asked << 2 | where the data comes from), sectors DRAM is filling
+  // into L2, and L1 lines that a wide store has not yet placed (key: SM << 48 | line). `clock`:
+  // where the next wave starts.
+  static constexpr uint64_t kMaxGroups = 256;
+  InFlight group_flight, l2_fill, wide_store;
+  IssueQueue ready;  // the replay's warps by the cycle they issue next
+  uint64_t clock = 0;
   static constexpr size_t kMaxL1Events = size_t(1) << 20;
 
   Impl(const DeviceProfile& d, uint32_t regs, const LaunchShape& s, std::vector<Counters>* ps,
@@ -296,6 +307,7 @@ struct MemoryHierarchy::Impl {
     std::vector<uint8_t> window;
     uint64_t last[kSiteSlots] = {};
     bool waiting = false;
+    uint64_t t = 0;  // the warp's clock: when it issues its next record (cycles)
   };
 
   // Keeps at least one whole record ahead of c.p (chunks hold whole records), or moves to the
@@ -355,32 +367,45 @@ struct MemoryHierarchy::Impl {
         }
     }
     first[blocks.size()] = uint32_t(cursors.size());
-    std::vector<uint32_t> live(cursors.size());
-    for (uint32_t i = 0; i < live.size(); ++i) live[i] = i;
-    while (!live.empty()) {
-      size_t kept = 0;
-      bool progress = false;
-      for (size_t li = 0; li < live.size(); ++li) {
-        Cursor& c = cursors[live[li]];
-        if (!c.waiting && c.p != c.end) {
-          progress = true;
-          const bool at_barrier = Step(c, log_now);
-          Refill(c);
-          if (at_barrier) {
-            c.waiting = true;
-            const uint32_t b = c.block_slot;
-            if (++arrived[b] == first[b + 1] - first[b]) {
-              arrived[b] = 0;
-              for (uint32_t i = first[b]; i < first[b + 1]; ++i) cursors[i].waiting = false;
-            }
+    // Warps issue earliest clock first (a cycle's warps in the order they became ready; at the
+    // start, block and warp order). Block k of the wave starts k x block_dispatch cycles after the
+    // wave; a warp at __syncthreads waits until every warp of its block has reached it, and all go
+    // on when the last one has.
+    const auto& tm = device.timing;
+    ready.Restart(clock);
+    for (uint32_t i = 0; i < cursors.size(); ++i) {
+      cursors[i].t = clock + uint64_t(cursors[i].block_slot) * tm.block_dispatch;
+      ready.Push(cursors[i].t, i);
+    }
+    uint64_t end = clock, now = clock;
+    size_t steps = 0;
+    for (uint32_t i; ready.Pop(&now, &i);) {
+      // The warps of one cycle come in no order memory likes: fetch the next ones' cursors and
+      // records ahead (most of a replay's time is waiting for them).
+      if (const int64_t j = ready.Ahead(2); j >= 0) __builtin_prefetch(&cursors[size_t(j)]);
+      if (const int64_t j = ready.Ahead(1); j >= 0) __builtin_prefetch(cursors[size_t(j)].p);
+      Cursor& c = cursors[i];
+      if (c.p == c.end) continue;
+      c.t = now;
+      const bool at_barrier = Step(c, log_now);
+      Refill(c);
+      end = std::max(end, c.t);
+      if (at_barrier) {
+        c.waiting = true;
+        const uint32_t b = c.block_slot;
+        if (++arrived[b] == first[b + 1] - first[b]) {
+          arrived[b] = 0;
+          for (uint32_t k = first[b]; k < first[b + 1]; ++k) {
+            cursors[k].waiting = false;
+            if (cursors[k].p != cursors[k].end) ready.Push(now, k);
           }
         }
-        if (c.p != c.end || c.waiting) live[kept++] = live[li];
+      } else if (c.p != c.end) {
+        ready.Push(c.t, i);
       }
-      live.resize(kept);
-      if (!progress) break;  // cannot happen for a well-formed stream; never hang
-      if (Cancelled()) break;  // a cancelled launch's counters cover only what ran
+      if ((++steps & 1023) == 0 && Cancelled()) break;  // a cancelled launch's counters cover only what ran
     }
+    clock = end;
     blocks.clear();
     buffered = 0;
   }
@@ -399,45 +424,62 @@ struct MemoryHierarchy::Impl {
     Counters& k = (*per_site)[site];
     SectorCache& l1c = L1(c.block->sm);
     const bool log = log_now && c.block->sm == traced_sm;
-    uint64_t served = 0;
+    const auto& tm = device.timing;
+    const AccessPolicy& p = device.cache_policy.Of(op);
+    const uint64_t now = c.t;
+    uint64_t served = 0, data = now;  // data: when the last sector the warp waits for arrives
+    uint64_t missed_line = ~0ull;     // a line this instruction found absent (l1_hit_by_line)
     const int o = int(op);
+    // An allocating write to more lines than wide_store_lines places them in L1 only
+    // wide_store_delay later.
+    const bool wide = p.writes && p.l1_allocate && n > int(tm.wide_store_lines) && WideStore(c, sector, n);
     for (int i = 0; i < n; ++i) {
       if (i) sector += GetVarint(c.p) + 1;
       const uint64_t addr = sector * SectorCache::kSectorBytes;
       ServedFrom from = ServedFrom::L2;
       const uint64_t written_back = l2->stats().written_back_sectors;
-      if (op == Op::Load) {
-        const auto r1 = l1c.Access(addr, true);
+      bool l1_hit = false;
+      if (p.l1_lookup) {
+        const auto r1 = l1c.Access(addr, p.l1_allocate);
+        if (p.l1_hit_by_line) {
+          // The line's presence when the instruction first touched it decides: its own allocation
+          // does not make its later sectors hits (ncu counts a 4-sector store to an absent line as
+          // 4 misses), nor does a line a wide store placed less than wide_store_delay ago.
+          const uint64_t line = sector / SectorCache::kSectorsPerLine;
+          const uint64_t line_key = uint64_t(c.block->sm) << 48 | line;
+          const bool placed = wide_store.Until(line_key, now) == 0;
+          if (r1 == SectorCache::Outcome::Miss) missed_line = line;
+          l1_hit = r1 != SectorCache::Outcome::Miss && placed && line != missed_line;
+          if (wide || !placed) wide_store.Set(line_key, now + tm.wide_store_delay, now);
+        } else {
+          l1_hit = r1 == SectorCache::Outcome::Hit;
+        }
         if (log) LogL1(l1c);
-        if (r1 == SectorCache::Outcome::Hit) {
-          ++k.l1_hits[o];
-          from = ServedFrom::L1;
-        } else {
-          ++k.l2_sectors[o];
-          if (l2->Access(addr, true) == SectorCache::Outcome::Hit) {
-            ++k.l2_hits[o];
-          } else {
-            k.dram_read_bytes += SectorCache::kSectorBytes;
-            from = ServedFrom::Dram;
-          }
-        }
-      } else if (op == Op::Store) {
-        if (l1c.Access(addr, false) == SectorCache::Outcome::Hit) ++k.l1_hits[o];
+      }
+      if (l1_hit) ++k.l1_hits[o];
+      if (p.writes) {
+        // Written at L2 (through L1, or performed there). ncu's lts__t_sector_hit_rate counts a
+        // write that needs no fill from DRAM as a hit.
         ++k.l2_sectors[o];
-        ++k.l2_hits[o];  // ncu's lts__t_sector_hit_rate counts writes as hits
-        l2->Access(addr, true, true);
-      } else {  // atomics are performed at L2
-        ++k.l2_sectors[o];
-        if (l2->Access(addr, true, true) == SectorCache::Outcome::Hit) {
+        if (l2->Access(addr, true, true) == SectorCache::Outcome::Hit || !p.l2_fill) {
           ++k.l2_hits[o];
+          data = std::max(data, now + tm.l2_hit);
         } else {
-          k.dram_read_bytes += SectorCache::kSectorBytes;
           from = ServedFrom::Dram;
+          data = std::max(data, FillFromDram(sector, now, k));
         }
+        if (!device.cache_policy.l2_write_back) k.dram_write_bytes += SectorCache::kSectorBytes;
+      } else if (l1_hit) {
+        from = ServedFrom::L1;
+        data = std::max(data, now + tm.l1_hit);
+      } else {
+        data = std::max(data, ReadL2(sector, c.block->sm, now, o, k, from));
       }
       k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
       served |= uint64_t(from) << (2 * i);
     }
+    // The warp waits for the data it needs before its next instruction; else it goes on at once.
+    c.t = std::max(now + 1, p.waits ? data : now + 1);
     if (trace_index >= 0 && size_t(trace_index) < trace->instructions.size()) {
       trace->instructions[trace_index].served = served;
       auto& until = trace->caches.l1_events_until;
@@ -445,6 +487,66 @@ struct MemoryHierarchy::Impl {
       until[trace_index] = uint32_t(trace->caches.l1_events.size());
     }
     return false;
+  }
+
+  // An L1 miss of `sector` at `now` (op o): merged with the same sector in flight for another SM
+  // of its merge group (no L2 read of its own: its data comes with the other's), else an L2 read,
+  // a hit (waiting for the sector if DRAM is still filling it) or a miss that DRAM fills. Returns
+  // when the data reaches the SM; `from` says where it came from.
+  uint64_t ReadL2(uint64_t sector, uint32_t sm, uint64_t now, int o, Counters& k, ServedFrom& from) {
+    const auto& tm = device.timing;
+    const uint64_t key = sector * kMaxGroups + sm / std::max<uint32_t>(device.merge_group_sms, 1) % kMaxGroups;
+    const InFlight::Entry f = group_flight.Find(key, now);
+    if (f.until && f.owner >> 2 != sm) {
+      from = ServedFrom(f.owner & 3);
+      return f.until;
+    }
+    ++k.l2_sectors[o];
+    uint64_t t;
+    if (l2->Access(sector * SectorCache::kSectorBytes, true) == SectorCache::Outcome::Hit) {
+      ++k.l2_hits[o];
+      const uint64_t fill = l2_fill.Until(sector, now);
+      t = fill ? std::max(now + tm.l2_hit, fill + tm.l2_hit / 2) : now + tm.l2_hit;
+    } else {
+      from = ServedFrom::Dram;
+      t = FillFromDram(sector, now, k);
+    }
+    group_flight.Set(key, t, now, sm << 2 | uint32_t(from));
+    return t;
+  }
+
+  // An L2 miss of `sector` (already allocated in L2) at `now`: DRAM is read in aligned pieces of
+  // dram_fetch_bytes (a sector pair on Hopper), and every sector of the piece that L2 lacked is
+  // filled, arriving at L2 half an L2 round trip before the data reaches the SM. Returns when it
+  // reaches the SM.
+  uint64_t FillFromDram(uint64_t sector, uint64_t now, Counters& k) {
+    const auto& tm = device.timing;
+    const uint64_t per_fetch = std::max<uint32_t>(device.dram_fetch_bytes / SectorCache::kSectorBytes, 1);
+    const uint64_t first = sector / per_fetch * per_fetch;
+    const uint64_t at_l2 = now + tm.dram - tm.l2_hit / 2;
+    uint32_t fetched = 1;
+    for (uint64_t s = first; s < first + per_fetch; ++s)
+      if (s != sector && !l2->Contains(s * SectorCache::kSectorBytes)) {
+        l2->Access(s * SectorCache::kSectorBytes, true);
+        l2_fill.Set(s, at_l2, now);
+        ++fetched;
+      }
+    k.dram_read_bytes += uint64_t(fetched) * SectorCache::kSectorBytes;
+    l2_fill.Set(sector, at_l2, now);
+    return now + tm.dram;
+  }
+
+  // Whether an instruction's n sectors, the first `first`, the others' gaps next in the record
+  // (read ahead, not consumed), lie in more than wide_store_lines lines.
+  bool WideStore(const Cursor& c, uint64_t first, int n) const {
+    const uint8_t* p = c.p;
+    uint64_t s = first, line = first / SectorCache::kSectorsPerLine;
+    uint32_t lines = 1;
+    for (int i = 1; i < n; ++i) {
+      s += GetVarint(p) + 1;
+      if (s / SectorCache::kSectorsPerLine != line) ++lines, line = s / SectorCache::kSectorsPerLine;
+    }
+    return lines > device.timing.wide_store_lines;
   }
 
   void LogL1(const SectorCache& c) {
@@ -464,6 +566,8 @@ struct MemoryHierarchy::Impl {
     if (Cancelled()) blocks.clear();  // nothing more is replayed: the user asked to stop
     Replay();
     trace->caches.waves = waves;
+    // The launch's own reads (its code, parameters and constants) belong to no source line.
+    trace->total.dram_read_bytes += device.launch_read_bytes;
     // Steps that are not global accesses (shared, or never replayed) show the L1 as the step
     // before them left it.
     auto& until = trace->caches.l1_events_until;

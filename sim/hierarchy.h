@@ -9,24 +9,35 @@
 // block's barriers, and when a wave of blocks is complete it replays the wave:
 //  - placement: block b runs on SM b % SMs in wave b / (blocks per SM x SMs); blocks per SM
 //    from the residency rule (threads, warps, blocks, registers, shared memory; device_profile.h);
-//  - scheduling (the policy): loose round-robin over every resident warp of the wave, all SMs
-//    together: each turn, each warp that is not waiting issues its next global instruction;
-//    a warp at __syncthreads waits until every warp of its block has reached it. Shared-memory
-//    instructions and arithmetic take no turn (only global accesses touch the caches);
-//  - L1 (per SM, capacity 256 KB minus the launch's shared carve-out): loads allocate; stores
-//    do not allocate and write through (a store finding its sector counts as an L1 hit, as
-//    ncu's l1tex__t_sector_hit_rate counts it); atomics are performed at L2 and skip L1;
-//  - L2 (one for the device, 50 MB): every L1 load miss is an L2 read of that sector, filled
-//    from DRAM on a miss; stores and atomics write their sectors (write-back, no fill from DRAM
-//    for a store: the L2 keeps byte masks); dirty lines reach DRAM when evicted. Nothing is
-//    written back when the kernel ends: ncu sees those bytes written later, not in the kernel.
+//  - time (sim/memory_clock.h): every warp has a clock in SM cycles, and the wave's warps of
+//    all SMs issue their global instructions earliest clock first (ties in block and warp
+//    order); block k of a wave starts k x block_dispatch cycles after it; a warp that waits for
+//    data (a load) issues its next instruction when the data has arrived, others one cycle
+//    later; a warp at __syncthreads waits until every warp of its block has reached it.
+//    Shared-memory instructions and arithmetic take no time. The latencies are the device
+//    profile's (MemoryTiming), measured on an H200;
+//  - what each access does at each level is the device's CachePolicy (sim/cache_policy.h):
+//    on Hopper loads allocate in L1; stores allocate their line in L1 and write through (a
+//    store to a line present counts as an L1 hit, as ncu counts it; a store's own allocation is
+//    not a hit for its other sectors, and lines of a store wider than wide_store_lines are there
+//    for later stores only wide_store_delay later); atomics are performed at L2;
+//  - L1 (per SM, capacity 256 KB minus the launch's shared carve-out): a load that misses
+//    allocates its sector at once, so a second warp of the SM reading it while it is in flight
+//    is an L1 hit with no L2 read (as measured);
+//  - L2 (one for the device, the profile's size): an L1 miss reads its sector from L2 unless
+//    the same sector is in flight for another SM (merged: an L1 miss with no L2 read of its own,
+//    as measured); an L2 miss is filled from DRAM a whole sector pair (64 bytes) at a time.
+//    Stores and atomics write their sectors (write-back, no fill from DRAM for a store: the L2
+//    keeps byte masks); dirty lines reach DRAM when evicted. Nothing is written back when the
+//    kernel ends: ncu sees those bytes written later, not in the kernel. A launch also reads
+//    launch_read_bytes (its code and constants) from DRAM, counted in the total only.
 // Memory: a wave's streams grow with the wave (shortcut v0 at n = 1024: about 260 MB). When
 // they hold more than `buffer_bytes` of memory (16 MiB by default) they are written to a
 // temporary file and read back through a 2 KiB window per warp during the replay, so memory
 // stays within the budget plus 2 KiB per resident warp (at most 64 x 132 on an H100: 17 MB)
 // whatever n is; the replay order, hence every counter, is the same.
-// Not modelled: timing (the order is a policy, not a clock), misses in flight merging, the L2's
-// two partitions, ECC and the hardware's real hash and replacement policy (see cache.h).
+// Not modelled: contention (bandwidth, queues: latencies are fixed), the L2's two partitions,
+// ECC and the hardware's real hash and replacement policy (see cache.h).
 #pragma once
 #include <atomic>
 #include <cstdint>

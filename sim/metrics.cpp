@@ -78,9 +78,9 @@ std::vector<Metric> Metrics(const Counters& c, bool caches) {
   m.push_back({"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", double(ld_hits),
                "global load sectors found in L1", "L1 load sector hits"});
   m.push_back({"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", double(ld - ld_hits),
-               "global load sectors L1 did not hold: each is read from L2", "L1 load sector misses"});
+               "global load sectors L1 did not hold: each is read from L2, or waits for the same sector on its way to another SM of its group", "L1 load sector misses"});
   m.push_back({"lts__t_sectors_srcunit_tex_op_read.sum", double(c.l2_sectors[0]),
-               "32-byte sectors the SMs' L1s read from L2 (their load misses)", "L2 read sectors"});
+               "32-byte sectors the SMs' L1s read from L2 (their load misses, less those merged with the same sector on its way to another SM of their group)", "L2 read sectors"});
   m.push_back({"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", double(c.l2_hits[0]),
                "L2 read sectors L2 already held", "L2 read sector hits"});
   m.push_back({"lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", double(c.l2_sectors[0] - c.l2_hits[0]),
@@ -91,7 +91,7 @@ std::vector<Metric> Metrics(const Counters& c, bool caches) {
                "share of L2 sectors (reads, writes, atomics) L2 held; writes count as hits, as ncu counts them",
                "L2 hit rate"});
   m.push_back({"dram__bytes_read.sum", double(c.dram_read_bytes),
-               "bytes read from DRAM to fill L2 misses (32 per sector)", "DRAM bytes read"});
+               "bytes read from DRAM: L2 misses, a 64-byte sector pair each, and the launch's own code and constants", "DRAM bytes read"});
   m.push_back({"dram__bytes_write.sum", double(c.dram_write_bytes),
                "bytes written to DRAM from dirty L2 lines evicted during the kernel", "DRAM bytes written"});
   return m;

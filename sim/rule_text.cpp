@@ -31,9 +31,18 @@ std::string IdealDefinition() {
          "(shared memory)";
 }
 
-std::string StoreAllocationRule() { return "stores do not allocate in L1; they are written through to L2"; }
+std::string StoreAllocationRule(const CachePolicy& policy) {
+  const AccessPolicy& st = policy.Of(Op::Store);
+  std::string s = st.l1_allocate ? "stores allocate their line in L1" : "stores do not allocate in L1";
+  if (st.l1_allocate && st.l1_hit_by_line) s += " (a store to a line there is an L1 hit)";
+  if (!st.l1_lookup) return s + "; they are performed at L2";
+  return s + (st.l1_allocate ? " and are" : "; they are") + " written through to L2";
+}
 
-std::string AtomicRule() { return "atomics are performed at L2"; }
+std::string AtomicRule(const CachePolicy& policy) {
+  return policy.Of(Op::Atomic).l1_lookup ? "atomics are looked up in L1 and written through to L2"
+                                         : "atomics are performed at L2";
+}
 
 std::string ServedSentence(Op op, ServedFrom from) {
   if (op == Op::Store) return "was stored: " + StoreAllocationRule();

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/cache_policy.h"
 #include "sim/trace.h"
 
 namespace ws::sim {
@@ -15,10 +16,11 @@ namespace ws::sim {
 // ideal_wavefronts): "the least the bytes asked for could cost: ...".
 std::string IdealDefinition();
 
-// The allocation rule the cache model applies (sim/hierarchy.h): "stores do not allocate in
-// L1; they are written through to L2". And where atomics go: "atomics are performed at L2".
-std::string StoreAllocationRule();
-std::string AtomicRule();
+// The allocation rule of a cache policy (sim/cache_policy.h; the hierarchy applies the device's):
+// on Hopper "stores allocate their line in L1 (a store to a line there is an L1 hit) and are
+// written through to L2". And where atomics go: "atomics are performed at L2".
+std::string StoreAllocationRule(const CachePolicy& policy = kHopperCachePolicy);
+std::string AtomicRule(const CachePolicy& policy = kHopperCachePolicy);
 
 // Where one sector of an instruction was served from, said of the sector: "was an L1 hit",
 // "came from L2", "came from DRAM", for a store "was stored: <StoreAllocationRule>", for an

@@ -17,14 +17,25 @@ namespace {
 
 constexpr int kLd = int(Op::Load), kSt = int(Op::Store);
 
+// The H100 profile with each SM its own merge group: no miss merges with another SM's.
+const sim::DeviceProfile& Unmerged() {
+  static const sim::DeviceProfile d = [] {
+    sim::DeviceProfile p = *sim::FindDeviceProfile("H100");
+    p.merge_group_sms = 1;
+    return p;
+  }();
+  return d;
+}
+
 kernels::SimOutcome Simulated(const std::string& id, int n, Selection::Kind kind = Selection::Kind::None,
-                        uint32_t block = 0, uint32_t warp = 0) {
+                        uint32_t block = 0, uint32_t warp = 0, const sim::DeviceProfile* device = nullptr) {
   kernels::RunRequest req;
   req.n = n;
   req.seed = 7;
   sim::LaunchOptions opts;
   opts.selection = {kind, block, warp};
   opts.registers_per_thread = 32;
+  opts.device = device;
   auto o = kernels::Simulate(kernels::FindVariant(id), req, opts);
   EXPECT_TRUE(o.check.passed) << id << ": " << o.check.detail;
   return o;
@@ -36,40 +47,57 @@ TEST(CacheKernels, ShortcutV1ReusesRowsAndColumnsOfABlockInL1) {
   // and y = d[n*k + i] (16 floats in one row: 64 B, 2 sectors). Per block: 8 warps x 64 k x 4
   // = 2048 load sectors. Distinct sectors: x covers rows 16by..16by+15, all 64 columns (16
   // rows x 8 sectors = 128); y covers all 64 rows, columns 16bx..16bx+15 (64 x 2 = 128); they
-  // share the 16 rows x 2 sectors where both meet: 128 + 128 - 32 = 224 misses, the rest hits.
-  // 16 blocks: 32768 load sectors, 3584 misses, 29184 hits (89.0625%).
-  const auto t = Simulated("shortcut/v1", 64).trace;
+  // share the 16 rows x 2 sectors where both meet: 128 + 128 - 32 = 224 misses, the rest hits
+  // (a miss allocates its sector at once: the block's other warps reading it while it is on its
+  // way hit). 16 blocks: 32768 load sectors, 3584 misses, 29184 hits (89.0625%).
+  const auto t = Simulated("shortcut/v1", 64, Selection::Kind::None, 0, 0, &Unmerged()).trace;
   EXPECT_EQ(t.total.global_sectors[kLd], 32768u);
   EXPECT_EQ(t.total.l1_hits[kLd], 29184u);
-  // Every L1 miss reads L2; d is 64 x 64 floats = 512 sectors, each fetched from DRAM once
-  // (the L2 holds all of it): 512 misses, 3072 hits, 16384 bytes read.
+  // No merging: every L1 miss reads L2. d is 64 x 64 floats = 512 sectors = 256 sector pairs;
+  // DRAM is read a pair at a time, so the first read of each pair misses (256) and every other
+  // read hits (3584 - 256 = 3328). DRAM: 256 x 64 B, plus the launch's own 2560 B.
   EXPECT_EQ(t.total.l2_sectors[kLd], 3584u);
-  EXPECT_EQ(t.total.l2_hits[kLd], 3072u);
-  EXPECT_EQ(t.total.dram_read_bytes, 16384u);
-  // r: 4096 floats written once = 512 sectors; stores do not allocate and r is never read, so
-  // no store hits L1; all 512 reach L2 (counted as hits there), nothing is evicted to DRAM.
+  EXPECT_EQ(t.total.l2_hits[kLd], 3328u);
+  EXPECT_EQ(t.total.dram_read_bytes, 256u * 64 + 2560);
+  // r: 4096 floats written once = 512 sectors; a warp writes 2 rows x 16 floats, no line of r
+  // twice on one SM and r is never read, so no store hits L1; all 512 reach L2 (counted as hits
+  // there), nothing is evicted to DRAM.
   EXPECT_EQ(t.total.l1_hits[kSt], 0u);
   EXPECT_EQ(t.total.l2_sectors[kSt], 512u);
   EXPECT_EQ(t.total.dram_write_bytes, 0u);
   EXPECT_EQ(t.caches.device, "H100");
   EXPECT_EQ(t.caches.blocks_per_sm, 8u);  // 256 threads: 2048 / 256
+  // With the H100's merge groups of 4 SMs: blocks 4g..4g+3 (one row of blocks, by = g) share
+  // their x rows (128 sectors) and read them at about the same time. At most every L1 miss
+  // reads L2 (3584); at least each group reads each of its distinct sectors once: x's 128 plus
+  // each block's y outside the group's rows, 4 x 96: 512 a group, 2048 in all. L1 and DRAM
+  // are as without merging.
+  const auto m = Simulated("shortcut/v1", 64).trace;
+  EXPECT_EQ(m.total.l1_hits[kLd], 29184u);
+  EXPECT_LT(m.total.l2_sectors[kLd], 3584u);
+  EXPECT_GE(m.total.l2_sectors[kLd], 2048u);
+  EXPECT_EQ(m.total.dram_read_bytes, 256u * 64 + 2560);
 }
 
-TEST(CacheKernels, TransposeNaiveStoresNeverHitL1ThoughLaterWarpsRewriteTheirSectors) {
+TEST(CacheKernels, TransposeNaiveStoresMissL1WhileTheOtherWarpsWideStoresArePlaced) {
   // n=64, 32x32 blocks: 4 blocks. Each warp reads one row of 32 floats (4 sectors), read by no
-  // other warp: 64 x 64 x 4 B / 32 = 512 load sectors, all L1 misses, all L2 misses (DRAM
-  // reads 512 x 32 = 16384 B). Each warp writes 32 floats down a column of out: 32 sectors;
-  // the next warp writes the neighbouring floats, the same 32 sectors, but stores do not
-  // allocate in L1: 128 warps x 32 = 4096 store sectors, 0 L1 hits, all written to L2.
+  // other warp: 64 x 64 x 4 B / 32 = 512 load sectors, all L1 misses, all L2 reads; the first
+  // sector of each 64-byte pair misses L2 (256), the second hits (256). DRAM reads 256 x 64 B
+  // and the launch's 2560 B. A warp's 4 sectors come from DRAM together (800 cycles), so all 32
+  // warps of a block store at the same cycle. Each writes 32 floats down a column of out: 32
+  // sectors in 32 lines (over wide_store_lines = 16): the first warp allocates the lines, and a
+  // line a wide store allocated is there for other stores only 100 cycles later, so the other
+  // 31 warps' stores to the same sectors miss too. No block writes another's lines: 128 warps x
+  // 32 = 4096 store sectors, 0 L1 hits, all written to L2.
   const auto t = Simulated("transpose/naive", 64).trace;
   EXPECT_EQ(t.total.global_sectors[kLd], 512u);
   EXPECT_EQ(t.total.l1_hits[kLd], 0u);
   EXPECT_EQ(t.total.global_sectors[kSt], 4096u);
   EXPECT_EQ(t.total.l1_hits[kSt], 0u);
   EXPECT_EQ(t.total.l2_sectors[kLd], 512u);
-  EXPECT_EQ(t.total.l2_hits[kLd], 0u);
+  EXPECT_EQ(t.total.l2_hits[kLd], 256u);
   EXPECT_EQ(t.total.l2_sectors[kSt], 4096u);
-  EXPECT_EQ(t.total.dram_read_bytes, 16384u);
+  EXPECT_EQ(t.total.dram_read_bytes, 256u * 64 + 2560);
   // 1024 threads, 32x32 floats of shared memory in none of naive: 2 blocks per SM (threads).
   EXPECT_EQ(t.caches.blocks_per_sm, 2u);
 }
@@ -83,11 +111,17 @@ TEST(CacheKernels, PairsV1RereadsItsFourSectorsOfAAndBFromL1) {
   const auto t = Simulated("pairs/v1", 256).trace;
   EXPECT_EQ(t.total.global_sectors[kLd], 10240u);
   EXPECT_EQ(t.total.l1_hits[kLd], 9728u);
-  EXPECT_EQ(t.total.l2_sectors[kLd], 512u);
-  // DRAM: a and b are 256 floats = 32 sectors each, first read by some block, later ones hit
-  // L2 (448 hits); the atomics' one sector (ans) is read once at L2: (32 + 32 + 1) x 32 B.
-  EXPECT_EQ(t.total.l2_hits[kLd], 448u);
-  EXPECT_EQ(t.total.dram_read_bytes, 65u * 32);
+  // Block b (bx = b % 8, by = b / 8) runs on SM b; SMs 4g..4g+3 are a merge group: four blocks
+  // of one by, so one b[y..y+31] and four different a[x]. They start 8 cycles apart and run the
+  // same accesses, so each b sector's three later misses come while the first is on its way:
+  // merged, no L2 read. A group reads 4 x 4 a sectors and 4 b sectors: 20; 16 groups: 320 (the
+  // H200 measured 320, the H100 317).
+  EXPECT_EQ(t.total.l2_sectors[kLd], 320u);
+  // a and b are 256 floats = 32 sectors = 16 pairs each, each pair first read by some group
+  // (a miss that reads the pair), read by later groups from L2: 32 misses, 288 hits. DRAM: those
+  // 32 pairs and the pair of the atomics' one sector (ans) = 33 x 64 B, and the launch's 2560 B.
+  EXPECT_EQ(t.total.l2_hits[kLd], 288u);
+  EXPECT_EQ(t.total.dram_read_bytes, 33u * 64 + 2560);
 }
 
 TEST(CacheKernels, DivergentBranchRereadsAndStoresHitTheSectorsOfTheTest) {
@@ -102,25 +136,27 @@ TEST(CacheKernels, DivergentBranchRereadsAndStoresHitTheSectorsOfTheTest) {
   EXPECT_EQ(t.total.global_sectors[kSt], 1024u);
   EXPECT_EQ(t.total.l1_hits[kSt], 1024u);
   EXPECT_EQ(t.total.l2_sectors[kLd], 512u);        // 16 KiB of ints, each sector once
-  EXPECT_EQ(t.total.dram_read_bytes, 512u * 32);
+  EXPECT_EQ(t.total.dram_read_bytes, 256u * 64 + 2560);  // 256 sector pairs, and the launch's
 }
 
 TEST(CacheKernels, AlignmentFloat4SecondHalfOfEachRayHitsTheSectorTheFirstBrought) {
   // n=1024 rays of 32 bytes (one sector each), 32 warps. r1 = the first 16 bytes of each
-  // lane's ray: 32 sectors, all misses (from DRAM, the L2 is cold); r2 = the second 16 bytes
-  // of the same sectors: 32 hits. Loads: 32 x 64 = 2048 sectors, 1024 hits (50%); the store of
-  // 32 floats (4 sectors) never hits: 128 store sectors. L1 hit rate 1024 / 2176 = 47.06%.
+  // lane's ray: 32 sectors, all misses (the L2 is cold: from DRAM a 64-byte pair at a time, so
+  // the even sectors miss L2 and bring the odd ones, which hit it); r2 = the second 16 bytes of
+  // the same sectors: 32 hits. Loads: 32 x 64 = 2048 sectors, 1024 hits (50%); the store of 32
+  // floats (4 sectors, one line no warp had) never hits: 128 store sectors. L1 hit rate
+  // 1024 / 2176 = 47.06%. DRAM: 512 pairs of 64 B and the launch's 2560 B.
   auto o = Simulated("alignment/float4", 1024, Selection::Kind::Warp, 0, 0);
   const auto& t = o.trace;
   EXPECT_EQ(t.total.global_sectors[kLd], 2048u);
   EXPECT_EQ(t.total.l1_hits[kLd], 1024u);
   EXPECT_EQ(t.total.global_sectors[kSt], 128u);
   EXPECT_EQ(t.total.l1_hits[kSt], 0u);
-  EXPECT_EQ(t.total.dram_read_bytes, 1024u * 32);
+  EXPECT_EQ(t.total.dram_read_bytes, 512u * 64 + 2560);
   // Warp 0's three instructions, sector by sector.
   ASSERT_EQ(t.instructions.size(), 3u);
   for (int s = 0; s < 32; ++s) {
-    EXPECT_EQ(sim::SectorServedFrom(t.instructions[0], s), ServedFrom::Dram) << s;
+    EXPECT_EQ(sim::SectorServedFrom(t.instructions[0], s), s % 2 ? ServedFrom::L2 : ServedFrom::Dram) << s;
     EXPECT_EQ(sim::SectorServedFrom(t.instructions[1], s), ServedFrom::L1) << s;
   }
   for (int s = 0; s < 4; ++s) EXPECT_EQ(sim::SectorServedFrom(t.instructions[2], s), ServedFrom::L2) << s;

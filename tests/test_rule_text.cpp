@@ -111,10 +111,10 @@ TEST(RuleText, IdealIsTheDistinctBytesRoundedUpToSectorsForEveryAccess) {
 
 // ---- global memory: the allocation rule and where sectors came from ----
 
-TEST(RuleText, StoresDoNotAllocateInL1AsTheCacheModelServesThem) {
-  // One warp on one SM stores 32 floats (4 sectors), then loads them twice. Stores do not
-  // allocate in L1: the first load finds none of the 4 in L1; loads allocate: the second finds
-  // all 4 there.
+TEST(RuleText, StoresAllocateTheirLineInL1AsTheCacheModelServesThem) {
+  // One warp on one SM stores 32 floats (4 sectors of one line), then loads them, then stores
+  // them again. The store allocates the line: the load finds all 4 sectors in L1; the second
+  // store finds the line there: 4 store hits. The first store found it absent: 0 hits.
   DeviceProfile d = *FindDeviceProfile("H100");
   LaunchShape shape;
   shape.grid = {1, 1, 1};
@@ -123,7 +123,7 @@ TEST(RuleText, StoresDoNotAllocateInL1AsTheCacheModelServesThem) {
   Trace trace;
   MemoryHierarchy h(d, 32, shape, &per_site, &trace, 0);
   h.BeginBlock(0, 1, 0);
-  for (Op op : {Op::Store, Op::Load, Op::Load}) {
+  for (Op op : {Op::Store, Op::Load, Op::Store}) {
     WarpInstruction ins;
     ins.op = op;
     ins.mask = ~0u;
@@ -132,16 +132,23 @@ TEST(RuleText, StoresDoNotAllocateInL1AsTheCacheModelServesThem) {
     h.Record(ins, int64_t(trace.instructions.size() - 1));
   }
   h.Finish(0);
-  const ServedFrom want[3] = {ServedFrom::L2, ServedFrom::L2, ServedFrom::L1};
+  // A store's sectors are marked as written to L2 (write-through), a load hit as L1.
+  const ServedFrom want[3] = {ServedFrom::L2, ServedFrom::L1, ServedFrom::L2};
   for (int i = 0; i < 3; ++i) {
     ServedSector s[kWarpSize];
     ASSERT_EQ(ServedSectors(trace.instructions[i], s), 4);
     for (int k = 0; k < 4; ++k) EXPECT_EQ(s[k].from, want[i]) << "instruction " << i << ", sector " << k;
   }
-  EXPECT_EQ(per_site[0].l1_hits[int(Op::Load)], 4u);  // the second load's only
-  EXPECT_EQ(StoreAllocationRule(), "stores do not allocate in L1; they are written through to L2");
+  EXPECT_EQ(per_site[0].l1_hits[int(Op::Load)], 4u);
+  EXPECT_EQ(per_site[0].l1_hits[int(Op::Store)], 4u);  // the second store's only
+  EXPECT_EQ(StoreAllocationRule(),
+            "stores allocate their line in L1 (a store to a line there is an L1 hit) and are written through to L2");
   EXPECT_EQ(ServedSentence(Op::Store, ServedFrom::L2), "was stored: " + StoreAllocationRule());
   EXPECT_EQ(ServedSentence(Op::Load, ServedFrom::L1), "was an L1 hit");
+  // The sentence follows the policy it is given: a policy whose stores do not allocate.
+  CachePolicy no_allocate = kHopperCachePolicy;
+  no_allocate.op[int(Op::Store)].l1_allocate = false;
+  EXPECT_EQ(StoreAllocationRule(no_allocate), "stores do not allocate in L1; they are written through to L2");
 }
 
 TEST(RuleText, ServedSummaryCountsEachPlaceAndQuotesTheAllocationRuleForStores) {

@@ -9,11 +9,16 @@ bank conflicts within 2%, as tools/ncu_compare.py asks of the catalog.
 
 usage: tools/fidelity_compare.py --warpscope build/warpscope --ncu tools/reports/fidelity_ncu_H100.tsv
            [--known tests/fidelity/known_misses.txt] [--markdown OUT.md]
+       tools/fidelity_compare.py --warpscope build/warpscope --ncu tools/reports/fidelity_ncu_H200.tsv --caches H200
 With --known (the ctest): exit 1 on a miss the file does not list, and on a listed one that now
-agrees (the list can only shrink).
+agrees (the list can only shrink). With --caches DEVICE: the cache model's counters instead, under
+the bounds tools/ncu_compare.py sets the catalog (CACHE_BOUNDS), simulated on that device's profile.
 """
-import argparse, csv, io, json, subprocess, sys
+import argparse, csv, io, json, os, subprocess, sys
 from collections import OrderedDict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ncu_compare import CACHE_BOUNDS, verdict  # noqa: E402  (one statement of the bounds)
 
 EXACT = ("l1tex__t_requests_pipe_lsu_mem_global", "l1tex__t_sectors_pipe_lsu_mem_global",
          "smsp__sass_inst_executed_op_shared")
@@ -50,7 +55,10 @@ def main():
     ap.add_argument("--ncu", required=True)
     ap.add_argument("--markdown")
     ap.add_argument("--known")
+    ap.add_argument("--caches", metavar="DEVICE", help="judge the cache counters, simulated on this device")
     a = ap.parse_args()
+    if a.caches:
+        return compare_caches(a)
     rows, misses, missed = [], 0, set()
     for kid, hw in read_ncu(a.ncu).items():
         r = subprocess.run([a.warpscope, "stats", kid, "--json"], capture_output=True, text=True)
@@ -86,6 +94,35 @@ def main():
     for kid, metric in fixed:
         print("NOW AGREES (remove it from %s): %s %s" % (a.known, kid, metric))
     return 1 if new or fixed else 0
+
+
+def compare_caches(a):
+    """The cache counters of every kernel of the recording beside ncu's, within CACHE_BOUNDS."""
+    judged = outside = 0
+    lines = ["| kernel | L1 hit % sim / ncu | L1 ld hit % sim / ncu | L2 read sectors sim / ncu | DRAM read bytes sim / ncu |",
+             "|---|---|---|---|---|"]
+    for kid, hw in read_ncu(a.ncu).items():
+        r = subprocess.run([a.warpscope, "stats", kid, "--json", "--device", a.caches], capture_output=True, text=True)
+        if r.returncode != 0:
+            lines.append("| %s | FAILED: %s | | | |" % (kid, (r.stderr.strip() or r.stdout.strip())[:200]))
+            outside += 1
+            continue
+        sim = json.loads(r.stdout)["metrics"]
+        cells = []
+        for m in CACHE_BOUNDS:
+            if m not in hw or m not in sim:
+                cells.append("-")
+                continue
+            v = verdict(m, float(sim[m]), hw[m])
+            judged += 1
+            outside += v == "OUTSIDE"
+            cells.append("%.4g / %.4g%s" % (float(sim[m]), hw[m], "" if v == "within" else " **out**"))
+        lines.append("| %s | %s |" % (kid, " | ".join(cells)))
+    text = "\n".join(lines) + "\n\n%d judged comparisons on %s, %d outside their bounds\n" % (judged, a.caches, outside)
+    print(text)
+    if a.markdown:
+        open(a.markdown, "w").write(text)
+    return 0
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "sim/rule_text.h"
 #include "visual/palette.h"
 #include "visual/text_fit.h"
 
@@ -133,11 +134,14 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
                                           "white: the step's lines \xc2\xb7 yellow: just arrived", "white: step \xc2\xb7 yellow: new"},
                                          avail_w);
     ImGui::TextDisabled("%s", outlines.c_str());
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Each box is one line slot of the L1 (a way of a set), split into its four 32-byte sectors:\n"
-                        "filled where the sector is held, in its array's colour. Outlined in white: lines the step\n"
-                        "touches; in yellow: lines that arrived or gained sectors since the warp's previous step.\n"
-                        "Loads allocate lines here; stores and atomics do not (they go to L2).");
+    if (ImGui::IsItemHovered()) {
+      const std::string tip =
+          "Each box is one line slot of the L1 (a way of a set), split into its four 32-byte sectors:\n"
+          "filled where the sector is held, in its array's colour. Outlined in white: lines the step\n"
+          "touches; in yellow: lines that arrived or gained sectors since the warp's previous step.\n"
+          "Loads allocate lines here; " + sim::StoreAllocationRule() + ";\n" + sim::AtomicRule() + ".";
+      ImGui::SetTooltip("%s", tip.c_str());
+    }
 
     // The slots.
     const ImVec2 origin = ImGui::GetCursorScreenPos();

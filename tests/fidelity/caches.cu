@@ -1,14 +1,10 @@
-// Cache behaviour outside the lessons: reads at strides of 4, 16 and 32 floats (DRAM read
-// granularity), every warp reading one row at once (misses in flight), a neighbour stencil in
-// global memory, a column-sum that streams rows, a naive transpose of a tall matrix with 32x8
-// threads (stores rewriting lines other warps just wrote), a thread writing four sectors of its
-// rows in turn, and a scatter. Kernel files whose cache counters the simulator must give within
-// the bounds of docs/FIDELITY.md (tools/fidelity_ncu.sh, tools/fidelity_compare.py).
-
-__global__ void read_strided(Global<const float> x, Global<float> y, int n, int stride) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = x[i * stride];
-}
+// Cache behaviour outside the lessons: every warp reading one row at once (misses in flight), a
+// neighbour stencil in global memory, a column-sum that streams rows, a naive transpose of a tall
+// matrix with 32x8 threads (stores rewriting lines other warps just wrote), a thread writing four
+// sectors of its rows in turn, a scatter, and matrix products (naive, and tiled through shared
+// memory: blocks of a row or column of tiles read the same sectors at about the same time).
+// Kernel files whose cache counters the simulator must give within the bounds of
+// docs/FIDELITY.md (tools/fidelity_ncu.sh, tools/fidelity_compare.py).
 
 // Every thread of every block reads row r = i % 32 of a 32-float table, then its own element.
 __global__ void shared_row(Global<const float> table, Global<const float> x, Global<float> y, int n) {
@@ -57,22 +53,32 @@ __global__ void scatter(Global<const float> x, Global<float> y, int n) {
   if (i < n) y[(i * 97) % n] = x[i];
 }
 
-WS_KERNEL(read_stride4, .title = "read at a stride of 4 floats", .teaching_n = 65536, .timing_n = 65536) {
-  auto x = k.Input<const float>("x", int64_t(k.n) * 4);
-  auto y = k.Output<float>("y", k.n);
-  k.Launch(dim3(CeilDiv(k.n, 256)), dim3(256), read_strided, x, y, k.n, 4);
+// C = A B, n x n, a thread per element of C.
+__global__ void matmul_naive(Global<const float> a, Global<const float> b, Global<float> c, int n) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n || col >= n) return;
+  float sum = 0;
+  for (int k = 0; k < n; ++k) sum += a[row * n + k] * b[k * n + col];
+  c[row * n + col] = sum;
 }
 
-WS_KERNEL(read_stride16, .title = "read at a stride of 16 floats", .teaching_n = 65536, .timing_n = 65536) {
-  auto x = k.Input<const float>("x", int64_t(k.n) * 16);
-  auto y = k.Output<float>("y", k.n);
-  k.Launch(dim3(CeilDiv(k.n, 256)), dim3(256), read_strided, x, y, k.n, 16);
-}
-
-WS_KERNEL(read_stride32, .title = "read at a stride of 32 floats", .teaching_n = 65536, .timing_n = 65536) {
-  auto x = k.Input<const float>("x", int64_t(k.n) * 32);
-  auto y = k.Output<float>("y", k.n);
-  k.Launch(dim3(CeilDiv(k.n, 256)), dim3(256), read_strided, x, y, k.n, 32);
+// The same through 16x16 tiles of A and B in shared memory (n a multiple of 16).
+constexpr int kTile = 16;
+__global__ void matmul_tiled(Global<const float> a, Global<const float> b, Global<float> c, int n) {
+  __shared__ Shared<float[kTile][kTile]> as;
+  __shared__ Shared<float[kTile][kTile]> bs;
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * kTile + ty, col = blockIdx.x * kTile + tx;
+  float sum = 0;
+  for (int t = 0; t < n / kTile; ++t) {
+    as[ty][tx] = a[row * n + t * kTile + tx];
+    bs[ty][tx] = b[(t * kTile + ty) * n + col];
+    __syncthreads();
+    for (int k = 0; k < kTile; ++k) sum += as[ty][k] * bs[k][tx];
+    __syncthreads();
+  }
+  c[row * n + col] = sum;
 }
 
 WS_KERNEL(shared_row, .title = "every warp reads one row of a table", .teaching_n = 65536, .timing_n = 65536) {
@@ -113,4 +119,19 @@ WS_KERNEL(scatter, .title = "scatter to (97 i) mod n", .teaching_n = 65536, .tim
   auto x = k.Input<const float>("x", k.n);
   auto y = k.Output<float>("y", k.n);
   k.Launch(dim3(CeilDiv(k.n, 256)), dim3(256), scatter, x, y, k.n);
+}
+
+WS_KERNEL(matmul_naive, .title = "C = A B, a thread per element, 16x16 blocks", .teaching_n = 256,
+          .timing_n = 256) {
+  auto a = k.Input<const float>("a", int64_t(k.n) * k.n, 0, 0, k.n, k.n);
+  auto b = k.Input<const float>("b", int64_t(k.n) * k.n, 0, 0, k.n, k.n);
+  auto c = k.Output<float>("c", int64_t(k.n) * k.n, k.n, k.n);
+  k.Launch(dim3(CeilDiv(k.n, 16), CeilDiv(k.n, 16)), dim3(16, 16), matmul_naive, a, b, c, k.n);
+}
+
+WS_KERNEL(matmul_tiled, .title = "C = A B through 16x16 shared tiles", .teaching_n = 256, .timing_n = 256) {
+  auto a = k.Input<const float>("a", int64_t(k.n) * k.n, 0, 0, k.n, k.n);
+  auto b = k.Input<const float>("b", int64_t(k.n) * k.n, 0, 0, k.n, k.n);
+  auto c = k.Output<float>("c", int64_t(k.n) * k.n, k.n, k.n);
+  k.Launch(dim3(k.n / kTile, k.n / kTile), dim3(kTile, kTile), matmul_tiled, a, b, c, k.n);
 }

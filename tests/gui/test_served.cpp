@@ -65,14 +65,16 @@ TEST(Served, SecondWarpFindsThreeSectorsTheFirstBroughtAndFetchesOneFromDram) {
   const Launched r(Selection::Kind::Block);
   ASSERT_EQ(r.in_base % 128, 0u);  // arrays start on a line, as cudaMalloc's do
   const uint64_t s0 = r.in_base / 32;
-  // The caches start cold; the warps take turns (warp 0's load, then warp 1's). Warp 0: its
-  // four sectors s0..s0+3 come from DRAM. Warp 1: s0+1..s0+3 are now in the L1 (3 hits), s0+4
-  // (the first sector of the next line) comes from DRAM.
+  // The caches start cold; both warps load in the same cycle, warp 0 first. Warp 0: its four
+  // sectors s0..s0+3 miss L1; DRAM is read a 64-byte pair at a time, so s0 and s0+2 come from
+  // DRAM and bring s0+1 and s0+3 into L2 (L2 hits). Warp 1: s0+1..s0+3 are in the L1 (warp 0's
+  // misses allocated them: 3 hits while the data is still on its way), s0+4 (the first sector of
+  // the next line) comes from DRAM.
   ServedSector got[kWarpSize];
   ASSERT_EQ(ServedSectors(r.Of(0, Op::Load), got), 4);
   for (int i = 0; i < 4; ++i) {
     EXPECT_EQ(got[i].sector, s0 + i);
-    EXPECT_EQ(got[i].from, ServedFrom::Dram) << i;
+    EXPECT_EQ(got[i].from, i % 2 ? ServedFrom::L2 : ServedFrom::Dram) << i;
   }
   ASSERT_EQ(ServedSectors(r.Of(1, Op::Load), got), 4);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i].sector, s0 + 1 + i);
@@ -80,7 +82,8 @@ TEST(Served, SecondWarpFindsThreeSectorsTheFirstBroughtAndFetchesOneFromDram) {
   EXPECT_EQ(got[1].from, ServedFrom::L1);
   EXPECT_EQ(got[2].from, ServedFrom::L1);
   EXPECT_EQ(got[3].from, ServedFrom::Dram);
-  // Stores do not allocate in L1: every sector is written to L2.
+  // A store writes its sectors through to L2 (the line it allocates in L1 is not where it was
+  // served from).
   ASSERT_EQ(ServedSectors(r.Of(1, Op::Store), got), 4);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(got[i].from, ServedFrom::L2) << i;
 }
@@ -91,21 +94,22 @@ TEST(Served, CaptionSaysWhereTheSectorsCameFrom) {
   // ideally, all used (128 / (4 x 32) = 100%).
   EXPECT_EQ(Caption(r.Of(1, Op::Load)), "2 lines" + kDot + "4 sectors (ideal 4)" + kDot +
                                             "4 sectors: 3 L1 hits, 1 from DRAM" + kDot + "100% of bytes moved are used");
-  EXPECT_EQ(CaptionOf(r.Of(0, Op::Load)).details.front(), "4 sectors: 4 from DRAM");
+  EXPECT_EQ(CaptionOf(r.Of(0, Op::Load)).details.front(), "4 sectors: 2 L2 hits, 2 from DRAM");
   EXPECT_EQ(CaptionOf(r.Of(0, Op::Store)).details.front(),
-            "4 sectors: stores do not allocate in L1; they are written through to L2");
+            "4 sectors: stores allocate their line in L1 (a store to a line there is an L1 hit) and are written "
+            "through to L2");
 }
 
 TEST(Served, WholeBlockCaptionCountsEveryWarpsSectors) {
   const Launched r(Selection::Kind::Block);
   // Both loads: 4 + 4 = 8 sector requests (ideal 4 + 4), to sectors 0-3 and 1-4: 5 distinct
-  // sectors in lines 0 and 1; warp 0's 4 from DRAM and warp 1's 3 L1 hits and 1 from DRAM: 3
-  // hits, 5 from DRAM.
+  // sectors in lines 0 and 1; warp 0's 2 L2 hits and 2 from DRAM and warp 1's 3 L1 hits and 1
+  // from DRAM.
   const std::vector<const WarpInstruction*> step = {&r.Of(0, Op::Load), &r.Of(1, Op::Load)};
   const CaptionParts c = CaptionOf(step);
   EXPECT_EQ(c.headline, "2 warps" + kDot + "8 sector requests (ideal 8) to 5 distinct sectors in 2 distinct lines");
   ASSERT_FALSE(c.details.empty());
-  EXPECT_EQ(c.details.front(), "8 sector requests: 3 L1 hits, 5 from DRAM");
+  EXPECT_EQ(c.details.front(), "8 sector requests: 3 L1 hits, 2 L2 hits, 3 from DRAM");
 }
 
 TEST(Served, WithoutCachesThereAreNoMarksAndTheCaptionSaysNothingOfThem) {
@@ -122,8 +126,9 @@ TEST(L1View, StateAtAStepIsRebuiltFromTheLogForwardAndBack) {
   const uint64_t line0 = r.in_base / 128;
   // The SM's L1 log: warp 0's load fills line0 sector by sector (4 events: valid 0001, 0011,
   // 0111, 1111); warp 1's load finds sectors 1-3 (3 events that change nothing) and brings
-  // sector 0 of line0 + 1 (1 event: valid 0001). Stores are not logged: they do not allocate.
-  ASSERT_EQ(t.caches.l1_events.size(), 8u);
+  // sector 0 of line0 + 1 (1 event: valid 0001). Then both stores (in the cycle their loads'
+  // data arrived) allocate a line of out each, sector by sector: 8 events more.
+  ASSERT_EQ(t.caches.l1_events.size(), 16u);
   auto index = [&](uint32_t warp, Op op) { return size_t(&r.Of(warp, op) - t.instructions.data()); };
   visual::L1State st(/*every=*/2);  // a checkpoint every 2 events, so going back uses them
   st.Reset(&t.caches);
@@ -149,8 +154,8 @@ TEST(L1View, StateAtAStepIsRebuiltFromTheLogForwardAndBack) {
   st.Seek(0);
   EXPECT_TRUE(held().empty());
   st.Seek(100);  // past the end: the whole log
-  EXPECT_EQ(st.position(), 8u);
-  EXPECT_EQ(st.Held(), 2u);
+  EXPECT_EQ(st.position(), 16u);
+  EXPECT_EQ(st.Held(), 4u);
 }
 
 TEST(L1View, SlotsAreLaidOutInWholeSetsAtTheLargestCell) {

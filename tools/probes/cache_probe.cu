@@ -18,14 +18,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                          \
-  do {                                                                                    \
-    cudaError_t e_ = (x);                                                                 \
-    if (e_ != cudaSuccess) {                                                              \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
+#include "check.cuh"
 
 // ---- device helpers: every access is one instruction, in program order --------------------
 __device__ __forceinline__ long long Clock() {
@@ -117,6 +110,21 @@ __global__ void probe_ld_twice(const float* a, float* sink, long long* rec, int 
 }
 // k warps (blockDim.x / 32) of one block read the same 4 sectors at once.
 __global__ void probe_ldk(const float* a, float* sink) { sink[threadIdx.x] = Use(Ld(a + LANE)); }
+// How fast one warp issues 8 loads (mode 0: a line each; mode 1: 32 lines each, a float per line),
+// and when the last arrives.
+__global__ void probe_issue(const float* a, float* sink, long long* rec, int mode) {
+  float v[8];
+  const long long t0 = Clock();
+#pragma unroll
+  for (int k = 0; k < 8; ++k) v[k] = Ld(a + (mode ? LANE * 64 + k : k * 32 + LANE));
+  const long long t1 = Clock();
+  float s = 0;
+#pragma unroll
+  for (int k = 0; k < 8; ++k) s += Use(v[k]);
+  const long long t2 = Clock();
+  sink[LANE] = s;
+  if (LANE == 0) rec[0] = t0, rec[1] = t1, rec[2] = t2;
+}
 // One warp per block, blocks on different SMs: block b reads the same 4 sectors `stagger` * b
 // cycles after it starts; with `warm`, block 0 reads them first and the others 20000 cycles later
 // (the sectors are in L2 by then).
@@ -431,6 +439,12 @@ int main(int argc, char** argv) {
     Done(c, label);
   }
 
+  for (int mode : {0, 1}) {
+    Fresh(c);
+    probe_issue<<<1, 32>>>(c.a, c.sink, c.rec, mode);
+    std::snprintf(label, sizeof label, "issue 8 loads mode=%d", mode);
+    Done(c, label);
+  }
   // Misses of other SMs to the same sectors: blocks * 32 threads, block b `stagger` * b later.
   for (int warm : {0, 1})
     for (int blocks : {2, 8, 32})

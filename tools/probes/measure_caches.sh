@@ -5,11 +5,13 @@
 #  catalog  every catalog family at the sizes of the H100 recording, one plain launch per
 #           variant, under Nsight Compute (tools/probes/split_family_csv.py makes them the
 #           per-variant CSVs tools/ncu_to_recorded.py reads);
+#  extra    the same at other sizes, WS_EXTRA="family=n ..." (a check of the model at sizes it was
+#           not compared with), as extra_FAMILY_nN.csv;
 #  files    the kernel files given in WS_FILES (default tests/fidelity/*.cu) through
 #           tools/fidelity_ncu.sh with the cache counters added.
 # Everything lands in OUT/caches.tar.gz, packed after each step so that a cut-off run keeps
 # what it measured.
-# usage: tools/probes/measure_caches.sh WARPSCOPE PROBE_BINARY OUT [probe catalog files]
+# usage: tools/probes/measure_caches.sh WARPSCOPE PROBE_BINARY OUT [probe catalog extra files]
 set -u
 WS=$(realpath "$1"); PROBE=$(realpath "$2"); OUT=$(realpath -m "$3"); shift 3
 STEPS="${*:-probe catalog files}"
@@ -88,6 +90,16 @@ print(' '.join(sorted({'%s=%d' % (x['variant'].split('/')[0], x['n']) for x in r
     timeout $(left 240) "${NCU[@]}" --metrics "$CATALOG_METRICS" "$WS" bench "$fam" --n "$n" --single-launch \
         > "$LOGS/catalog_${fam}_n${n}.csv" 2> "$LOGS/catalog_${fam}_n${n}.err"
     echo "exit $?" >> "$LOGS/catalog_${fam}_n${n}.err"
+    pack
+  done
+fi
+
+if has extra; then
+  for fn in ${WS_EXTRA:-}; do
+    fam=${fn%=*}; n=${fn#*=}
+    stamp "extra $fam n=$n"
+    timeout $(left 240) "${NCU[@]}" --metrics "$CATALOG_METRICS" "$WS" bench "$fam" --n "$n" --single-launch \
+        > "$LOGS/extra_${fam}_n${n}.csv" 2> "$LOGS/extra_${fam}_n${n}.err"
     pack
   done
 fi

@@ -1,0 +1,119 @@
+// Keys in flight until a cycle (see memory_clock.h).
+#include "sim/memory_clock.h"
+
+namespace ws::sim {
+
+namespace {
+constexpr uint32_t kInitialLog2 = 12;
+}
+
+InFlight::InFlight() { Clear(); }
+
+void InFlight::Clear() {
+  slots_.assign(size_t(1) << kInitialLog2, Slot{});
+  shift_ = 64 - kInitialLog2;
+  used_ = 0;
+}
+
+InFlight::Entry InFlight::Find(uint64_t key, uint64_t now) const {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = Home(key);; i = (i + 1) & mask) {
+    const Slot& s = slots_[i];
+    if (s.until == 0) return {};  // never used: the probe sequence ends here
+    if (s.key == key) return s.until > now ? Entry{s.until, s.owner} : Entry{};
+  }
+}
+
+void InFlight::Set(uint64_t key, uint64_t until, uint64_t now, uint32_t owner) {
+  const size_t mask = slots_.size() - 1;
+  size_t reuse = slots_.size();  // the first expired slot on the way
+  for (size_t i = Home(key);; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (s.until != 0 && s.key == key) {
+      s.until = until;
+      s.owner = owner;
+      return;
+    }
+    if (s.until != 0 && s.until <= now && reuse == slots_.size()) reuse = i;
+    if (s.until == 0) {
+      if (reuse != slots_.size()) {
+        slots_[reuse] = {key, until, owner};
+        return;
+      }
+      s = {key, until, owner};
+      if (++used_ * 2 > slots_.size()) Grow(now);
+      return;
+    }
+  }
+}
+
+// Doubles the table when over half of it was ever filled (or keeps its size when most entries
+// have expired) and moves the live entries over.
+void InFlight::Grow(uint64_t now) {
+  std::vector<Slot> old;
+  old.swap(slots_);
+  size_t live = 0;
+  for (const Slot& s : old) live += s.until > now;
+  const size_t size = live * 4 > old.size() ? old.size() * 2 : old.size();
+  slots_.assign(size, Slot{});
+  shift_ = 64 - uint32_t(__builtin_ctzll(size));
+  used_ = 0;
+  const size_t mask = size - 1;
+  for (const Slot& s : old) {
+    if (s.until <= now) continue;
+    size_t i = Home(s.key);
+    while (slots_[i].until != 0) i = (i + 1) & mask;
+    slots_[i] = s;
+    ++used_;
+  }
+}
+
+IssueQueue::IssueQueue() : ring_(size_t(1) << kRingLog2), now_(0) {}
+
+void IssueQueue::Restart(uint64_t start) {
+  if (in_ring_ || pos_) {  // left mid-way (a cancelled replay); else every bucket is empty
+    for (auto& b : ring_) b.clear();
+  }
+  far_ = {};
+  in_ring_ = pos_ = 0;
+  now_ = start;
+}
+
+void IssueQueue::Push(uint64_t cycle, uint32_t warp) {
+  if (cycle < now_) cycle = now_;
+  if (cycle - now_ >= ring_.size()) {
+    far_.push({cycle, warp});
+    return;
+  }
+  ring_[cycle & (ring_.size() - 1)].push_back(warp);
+  ++in_ring_;
+}
+
+bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp) {
+  const size_t mask = ring_.size() - 1;
+  for (;;) {
+    std::vector<uint32_t>& b = ring_[now_ & mask];
+    if (pos_ < b.size()) {
+      *cycle = now_;
+      *warp = b[pos_++];
+      --in_ring_;
+      return true;
+    }
+    b.clear();
+    pos_ = 0;
+    if (in_ring_ == 0) {
+      if (far_.empty()) return false;
+      now_ = far_.top().first;  // nothing nearer: jump to the far heap's first
+    } else {
+      ++now_;
+    }
+    // Far entries that the ring now reaches move into it (in cycle order).
+    while (!far_.empty() && far_.top().first - now_ < ring_.size()) {
+      ring_[far_.top().first & mask].push_back(far_.top().second);
+      ++in_ring_;
+      far_.pop();
+    }
+  }
+}
+
+}  // namespace ws::sim

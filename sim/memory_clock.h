@@ -1,0 +1,80 @@
+// Time in the memory model: what is in flight, and until when. A sector read from L2 stays in
+// flight until its data leaves the L2 (a DRAM fill arriving, or an L2 hit answered); other SMs'
+// requests for it meanwhile merge with it. An L1 line that a wide store allocated is not there
+// for later stores until some cycles have passed. Both are "a key and the cycle it is in flight
+// until", kept in one small hash table each (InFlight).
+//
+// The cycles are those of the SM clock (the device profile's MemoryTiming gives the latencies,
+// measured with tools/probes/cache_probe.cu); the hierarchy gives each warp a clock and replays
+// the warps earliest first (hierarchy.h), through an IssueQueue.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <utility>
+#include <vector>
+
+namespace ws::sim {
+
+// Keys (sectors, or an SM's lines) in flight until a cycle. An entry whose cycle has passed is as
+// good as absent: it is reused by the next insertion that probes it, so the table holds about
+// what is in flight at once, not everything that ever was. Open addressing, linear probing.
+class InFlight {
+ public:
+  InFlight();
+  struct Entry {
+    uint64_t until = 0;  // 0: not in flight
+    uint32_t owner = 0;  // who put it in flight (an SM)
+  };
+  // What is in flight under `key` at `now` (until == 0: nothing).
+  Entry Find(uint64_t key, uint64_t now) const;
+  uint64_t Until(uint64_t key, uint64_t now) const { return Find(key, now).until; }
+  // `key` is in flight until `until` (> now), for `owner`, replacing what it had.
+  void Set(uint64_t key, uint64_t until, uint64_t now, uint32_t owner = 0);
+  void Clear();
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    uint64_t until = 0;  // 0: never used
+    uint32_t owner = 0;
+  };
+  size_t Home(uint64_t key) const { return size_t((key * 0x9E3779B97F4A7C15ull) >> shift_); }
+  void Grow(uint64_t now);
+  std::vector<Slot> slots_;
+  uint32_t shift_ = 0;
+  size_t used_ = 0;  // slots ever filled since the last Grow (live or expired)
+};
+
+// Warps waiting to issue, earliest cycle first; warps of one cycle in the order they were pushed.
+// A ring of buckets one cycle wide from the current cycle on (waits are short: a DRAM round
+// trip), and a heap for the few pushed further ahead (the later blocks of a wave). A push for a
+// cycle already passed is a push for the current one. O(1) per push and pop, where a heap of the
+// thousands of warps of a wave cost a dozen cache misses per pop.
+class IssueQueue {
+ public:
+  IssueQueue();
+  // Empties the queue; its current cycle becomes `start`.
+  void Restart(uint64_t start);
+  void Push(uint64_t cycle, uint32_t warp);
+  // The next warp and its cycle (never earlier than the last one popped); false when empty.
+  bool Pop(uint64_t* cycle, uint32_t* warp);
+  // The warp `k` places after the last one popped, if it is of the same cycle (else -1): for the
+  // caller to prefetch what it will touch.
+  int64_t Ahead(size_t k) const {
+    const std::vector<uint32_t>& b = ring_[now_ & (ring_.size() - 1)];
+    return pos_ + k - 1 < b.size() ? int64_t(b[pos_ + k - 1]) : -1;
+  }
+
+ private:
+  static constexpr uint32_t kRingLog2 = 12;  // 4096 cycles: longer than any wait
+  std::vector<std::vector<uint32_t>> ring_;
+  uint64_t now_;
+  size_t pos_ = 0;      // the next entry of the current bucket
+  size_t in_ring_ = 0;  // entries in the ring not yet popped
+  using Far = std::pair<uint64_t, uint32_t>;
+  std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;
+};
+
+}  // namespace ws::sim

@@ -412,7 +412,7 @@ class Shared<E[]> {
 // A pointer into a one-dimensional shared array: `Shared<volatile float*> vs = sdata;` is CUDA's
 // `volatile float* vs = sdata;` (the warp-synchronous reduction's pointer); `Shared<float*>`
 // is a plain one. Every access through a volatile one is recorded as volatile, which the race
-// check uses (see "races" in sim/engine.cpp).
+// check uses (see sim/race_check.h).
 template <class T>
 class Shared<T*> {
   using E = std::remove_cv_t<T>;

@@ -1,6 +1,6 @@
 // The simulator's execution engine: runs a launch block by block, each thread a fiber,
 // groups the threads' accesses into warp instructions and feeds them to the memory rules.
-// Section index: Engine (public) · ThreadCtx (what the dialect talks to) · access hooks.
+// Section index: [SECTION] Engine · [SECTION] ThreadCtx · [SECTION] hooks
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -59,12 +59,8 @@ struct LaunchOptions {
 
 namespace detail { struct ThreadCtx; class EngineImpl; }
 
-// Installs, once, the handlers that turn a kernel's faults into findings (Run does it too), and
-// gives the calling thread its signal stack. For code that chains its own SIGSEGV/SIGBUS/SIGFPE
-// handler behind them (toolchain/description_guard.cpp: a fault in a kernel file's host code).
-void InstallFaultHandlers();
-
-// One simulated launch. Bind the arrays, then Run the kernel body once per thread.
+// ---- [SECTION] Engine ---------------------------------------------------------------------
+// One simulated launch (a fault in its kernel is a finding: see sim/fault_guard.h). Bind the arrays, then Run the kernel body once per thread.
 class Engine {
  public:
   explicit Engine(LaunchOptions options = {});
@@ -91,6 +87,8 @@ class Engine {
 
 namespace detail {
 
+// ---- [SECTION] ThreadCtx ------------------------------------------------------------------
+// What the dialect talks to: the state of one simulated thread, and its buffered accesses.
 struct Uint3 { unsigned int x = 0, y = 0, z = 0; };
 
 // Why a lane's fiber gave control back: None = runnable (after a full buffer too), Shared / WarpSync =
@@ -136,9 +134,9 @@ struct ThreadCtx {
   uint32_t size = 0, head = 0;  // buffered events [head, size)
   // Progress: accesses and synchronisations made, counted per chunk of buffered events (so
   // that the hot path pays nothing), checked against LaunchOptions::step_budget.
-  uint64_t steps = 0;
-  // Non-zero while the thread runs engine code that may allocate: the watchdog signal then
-  // does not leave the fiber (see engine.cpp, "faults").
+  uint64_t progress = 0;
+  // Non-zero while the thread runs engine code that may allocate: the watchdog's tick then
+  // does not leave the fiber (see EngineSection in sim/engine_impl.h).
   uint8_t in_engine = 0;
   Pause pause = Pause::None;
   uint64_t pend_key = 0;  // key of the access/sync this lane waits at
@@ -148,7 +146,7 @@ struct ThreadCtx {
   uint32_t xchg_mask = 0;
   WarpOp xchg_op = WarpOp::SyncWarp;
   int xchg_arg = 0, xchg_width = 32;
-  // Warp-level ordering since the last barrier (see "races" in engine.cpp), valid while
+  // Warp-level ordering since the last barrier (see sim/race_check.h), valid while
   // clock_era is the engine's: a vector clock over the lanes of the warp (what this lane knows
   // of each lane's count of warp operations), and the last warp operation this lane passed.
   uint64_t clock_era = 0;
@@ -178,8 +176,12 @@ WS_INLINE inline uint64_t NextKey(ThreadCtx& t, std::source_location loc, uint32
 }
 inline uint32_t KeyEpoch(uint64_t key) { return uint32_t(key >> 44); }
 
+// ---- [SECTION] hooks ----------------------------------------------------------------------
 // Hooks the dialect calls. Global accesses are buffered; shared accesses and warp/block
-// synchronisation pause the fiber so the warp's lanes stay in lockstep there.
+// synchronisation pause the fiber so the warp's lanes stay in lockstep there. They are defined
+// by the part of the engine they belong to: lane grouping (ChunkCheck, MarkAtomicUsed),
+// findings (ReportOutOfBounds, ReportMisaligned), shared memory, warp operations, and the
+// block runner (SyncThreads).
 void ChunkCheck(ThreadCtx& t);  // pauses until the warp has consumed this lane's buffer
 void ReportOutOfBounds(ThreadCtx& t, std::source_location loc, int array, int64_t index);
 void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
@@ -205,7 +207,6 @@ struct SharedSlot {
   int array = -1;
   uint64_t base = 0;
 };
-std::string SharedNameAt(const std::string& text, uint32_t line, uint32_t column);
 void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
                     uint32_t elem_bytes, uint64_t count, const char* type);
 uint64_t Generation(ThreadCtx& t);
@@ -221,7 +222,7 @@ DynamicSharedArea DynamicShared(ThreadCtx& t);
 void RegisterDynamicShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
                            uint32_t elem_bytes, const char* type);
 // Pauses until the warp's lanes issue this shared access together, records it and checks
-// races against the shadow word (one per element). `is_volatile`: made through a volatile
+// races against the shadow word (one per element; sim/race_check.h). `is_volatile`: made through a volatile
 // pointer (Shared<volatile T*>). Op::Atomic: an atomic read-modify-write, which reads like a
 // load for the initialisation check and writes like a store, and races with no other atomic.
 // Returns false if it must be suppressed.

@@ -1,5 +1,5 @@
 // The race check's rules, one test each: a read of another thread's shared write is reported
-// only when nothing orders the write before it (sim/engine.cpp, "races"). Kernels are written
+// only when nothing orders the write before it (sim/race_check.h, "the rule"). Kernels are written
 // in the dialect, one warp or a few; the expected findings are worked out from the rule.
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 
 #include <mutex>
 
-#include "sim/engine.h"
+#include "sim/fault_guard.h"
 
 namespace ws::toolchain {
 

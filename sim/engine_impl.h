@@ -1,0 +1,131 @@
+// The engine's state, shared by the files that model the parts of an SM (the class is one, its
+// file is split: each section below names the file that implements it).
+// Section index: [SECTION] engine state · [SECTION] block runner · [SECTION] warp scheduler ·
+// [SECTION] lane grouping · [SECTION] warp operations · [SECTION] faults as findings
+#pragma once
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <source_location>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/context/fiber.hpp>
+
+#include "sim/engine.h"
+#include "sim/fault_guard.h"
+#include "sim/fiber_stack.h"
+#include "sim/findings.h"
+#include "sim/hierarchy.h"
+#include "sim/shared_memory.h"
+
+namespace ws::sim::detail {
+
+namespace ctx = boost::context;
+
+// Marks engine code that runs on a kernel's fiber and may allocate: the watchdog does not leave
+// the fiber there (see Watchdog in sim/fault_guard.h).
+struct EngineSection {
+  ThreadCtx& t;
+  explicit EngineSection(ThreadCtx& c) : t(c) {
+    t.in_engine = 1;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~EngineSection() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    t.in_engine = 0;
+  }
+};
+
+class EngineImpl {
+ public:
+  explicit EngineImpl(LaunchOptions o);
+
+  // ---- [SECTION] engine state -------------------------------------------------------------
+  LaunchOptions opt;
+  Trace trace;
+  FindingLog findings{trace.findings, opt.max_findings};
+  uint64_t generation;
+  uint64_t next_global_base = 0x7f0000000000ull;
+  SharedLayout shared;
+  bool abort = false;
+  // While a launch runs: the guard each block runs in and its watchdog (engine.cpp).
+  FaultGuard* guard = nullptr;
+  const Watchdog* watchdog = nullptr;
+
+  // current block
+  std::vector<ThreadCtx> threads;
+  std::vector<ctx::fiber> fibers;  // the thread's fiber, when the scheduler holds it
+  std::vector<ctx::fiber> sinks;   // the scheduler, when the thread holds it
+  std::function<void()> body;
+  StackPool stacks;
+  uint32_t block_linear = 0;
+  uint64_t block_serial = 0;
+  uint32_t barrier_epoch = 0;
+  // Advances at every block start and barrier: a lane's warp clock from an older era is stale.
+  uint64_t sync_era = 0;
+  bool trace_block = false;
+  std::vector<Counters> per_site;
+  std::unique_ptr<MemoryHierarchy> hierarchy;  // null: caches not modelled
+  std::unordered_map<uint64_t, uint32_t> site_index;  // (file ptr ^ line/col) -> site
+
+  uint32_t InternSite(std::source_location loc) {
+    return InternSite(loc.file_name(), loc.line(), loc.column());
+  }
+  uint32_t InternSite(const char* file, uint32_t line, uint32_t column);
+
+  // Progress: `n` more accesses or synchronisations made by t; past the budget the block is left.
+  void CountProgress(ThreadCtx& t, uint64_t n) {
+    t.progress += n;
+    if (t.progress > opt.step_budget) [[unlikely]] guard->Leave(GuardExit::StepBudget, &t);
+  }
+  bool Cancelled() const {
+    return opt.control && opt.control->cancel.load(std::memory_order_relaxed);
+  }
+
+  // Fibers: the scheduler resumes a lane; a lane yields back to the scheduler.
+  void Resume(ThreadCtx& t) {
+    t_current = &t;
+    fibers[t.linear] = std::move(fibers[t.linear]).resume();
+    t_current = nullptr;
+  }
+  void Yield(ThreadCtx& t) {
+    sinks[t.linear] = std::move(sinks[t.linear]).resume();
+    t_current = &t;
+  }
+
+  // ---- [SECTION] block runner (engine.cpp) ------------------------------------------------
+  void RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32_t bz);
+  void RunThreads(uint32_t n);
+  void Abandon();
+
+  // ---- [SECTION] warp scheduler (warp_scheduler.cpp) ---------------------------------------
+  void RunWarp(uint32_t first, uint32_t last);
+  uint64_t Issuable(uint32_t first, uint32_t last, uint64_t key);
+  void Meet(uint32_t first, uint32_t last, uint64_t key);
+
+  // ---- [SECTION] lane grouping (lane_grouping.cpp) -----------------------------------------
+  void GroupLanes(uint32_t first, uint32_t last, uint32_t warp);
+  uint64_t BeforeSync(uint32_t first, uint32_t last, uint64_t key) const;
+  void Emit(WarpInstruction& ins, const LaneEvent& e);
+  // Sites by (file name pointer, line, column), a small direct-mapped cache in front of
+  // InternSite: the compiler gives every source_location of one file the same file_name().
+  struct SiteSlot {
+    const char* file = nullptr;
+    uint32_t line = 0, column = 0, site = 0;
+  };
+  static constexpr size_t kSiteCache = 64;
+  SiteSlot site_cache[kSiteCache] = {};
+
+  // ---- [SECTION] warp operations (warp_ops.cpp) --------------------------------------------
+  void Exchange(uint32_t first, uint32_t last, uint64_t key);
+
+  // ---- [SECTION] faults as findings (findings.cpp) -----------------------------------------
+  // The finding for the guard's leave (a fault, the watchdog, the step budget or a cancel).
+  void ReportLeave(const FaultGuard& g);
+};
+
+// Two lanes wait at the same warp operation: the same call in the source (warp_ops.cpp).
+bool SameCall(const ThreadCtx& a, const ThreadCtx& b);
+
+}  // namespace ws::sim::detail

@@ -125,6 +125,7 @@ class Gui {
   // gui_fonts.cpp: fonts and style at the scale drawn at
   void LoadFonts();
   void UpdateScale();
+  float HeadlineSize() const;
   // gui_poll.cpp: the simulation worker, kernel files and GPU timings
   void Request(Pane& p);
   void PollWorker();
@@ -147,6 +148,7 @@ class Gui {
   void DrawFrame();
   void DrawSidePanel(float width, float height);
   void DrawStatusLine();
+  std::string StatusText();
 
   GuiOptions opt_;
   GuiSettings settings_;
@@ -157,8 +159,9 @@ class Gui {
   GuiRenderer renderer_;
   bool runs_renderer_ = false;
   float base_scale_ = 1.0f;  // the scale the user chose (saved)
-  float scale_ = 1.0f;       // the scale drawn at: larger in presenter mode
-  static constexpr float kPresentZoom = 1.35f;
+  float scale_ = 1.0f;       // the scale drawn at: the window's height's times the user's (see UpdateScale)
+  static constexpr int kReferenceHeight = 720;  // window lines drawn at scale 1
+  static constexpr float kPresentZoom = 1.4f;
   bool present_ = false;     // presenter mode: the panes alone, large
   visual::Follow follow_ = visual::Follow::Lockstep;
   visual::LegendView legend_;

@@ -157,6 +157,7 @@ std::vector<TextRun> FindTextRuns(const ImDrawData& dd, const ImFontAtlas& atlas
           run->window = window, run->window_rect = window_rect, run->clip = clip;
           run->rect = q;
           run->lines.push_back(q);
+          run->line_h = ref->font->FontSize * scale;
           pen = {ref->font, scale, pen_x, line_y, 0};
         } else {
           run->text += gap;
@@ -246,14 +247,17 @@ bool SaveLayout(const std::string& path, const std::vector<visual::Placed>& plac
                      {"zoom", p.zoom}, {"header_h", p.header_h}, {"slot_h", p.slot_h}, {"cell", p.cell},
                      {"row0", p.row0}, {"col0", p.col0}, {"cells_per_elem", p.cells_per_elem}});
     // The cells the step touches (first and last row and column), where it touches the array.
-    if (p.touched) items.back()["touched"] = {p.touched_r0, p.touched_c0, p.touched_r1, p.touched_c1};
+    if (p.touched) {
+      items.back()["touched"] = {p.touched_r0, p.touched_c0, p.touched_r1, p.touched_c1};
+      items.back()["touched_lines"] = {p.lines_r0, p.lines_c0, p.lines_r1, p.lines_c1};
+    }
   }
   auto& texts = j["text"] = nlohmann::json::array();
   for (const auto& t : text) {
     nlohmann::json lines = nlohmann::json::array();
     for (const auto& l : t.lines) lines.push_back(rect(l));
     texts.push_back({{"text", t.text}, {"window", t.window}, {"rect", rect(t.rect)}, {"lines", lines}, {"clip", rect(t.clip)},
-                     {"window_rect", rect(t.window_rect)}, {"pen_end", t.pen_end}, {"clipped", t.clipped},
+                     {"window_rect", rect(t.window_rect)}, {"pen_end", t.pen_end}, {"line_h", t.line_h}, {"clipped", t.clipped},
                      {"outside", t.outside}});
   }
   auto& overlaps = j["text_overlaps"] = nlohmann::json::array();

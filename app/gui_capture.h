@@ -29,6 +29,7 @@ struct TextRun {
   visual::Rect clip;            // the draw command's clip rectangle
   visual::Rect window_rect;
   float pen_end = 0;            // where the next glyph of the last line would start
+  float line_h = 0;             // the line box's height: the font's size as drawn (its ascent to descent)
   // A glyph reaches past the clip rectangle, was cut on the CPU, or the last line's pen ends
   // within 1 px of the clip rectangle's right edge (where ImGui drops the glyphs that follow).
   bool clipped = false;

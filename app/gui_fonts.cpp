@@ -7,10 +7,16 @@
 #include <imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 namespace ws::app {
 
+// The step's headline (the cost badge's first line) in pixels: 24 at scale 1, which is 3.3 % of a
+// 720-line window; in presenter mode 27, 5.25 % at its least scale.
+float Gui::HeadlineSize() const { return (present_ ? 27.0f : 24.0f) * scale_; }
+
+// Every font rasterised at the size it is drawn at (never stretched): rebuilt when the scale changes.
 void Gui::LoadFonts() {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
@@ -35,7 +41,7 @@ void Gui::LoadFonts() {
              : nullptr;
   // The cost badge: the largest text on screen, read from the back of the hall.
   badge_ = std::filesystem::exists(dir + "DejaVuSans-Bold.ttf")
-               ? io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), 24.0f * scale_, &cfg, ranges)
+               ? io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), HeadlineSize(), &cfg, ranges)
                : nullptr;
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
@@ -49,13 +55,18 @@ void Gui::LoadFonts() {
   fonts_dirty_ = false;
 }
 
-// Presenter mode draws larger than the chosen scale, as far as the window's height allows (a
-// 720-line projector at scale 2 is already as large as the views can bear).
+// The scale drawn at follows the window's height: 1 on a 720-line screen, 1.5 on a 1080-line one
+// (in steps of 1/32, so that a window dragged a pixel taller does not rebuild the fonts), times
+// the user's scale (--scale, Ctrl+/-). Presenter mode is the hall layout: at least kPresentZoom
+// times the height's scale, so that its every text is >= 3 % of the height and its headline
+// (HeadlineSize) >= 5 % (DESIGN.md, "Legible from the back of the hall").
 void Gui::UpdateScale() {
   int w = 0, h = 0;
   if (window_) glfwGetWindowSize(window_, &w, &h);
-  const float room = h > 0 ? float(h) / 450.0f : base_scale_;
-  const float s = present_ ? std::clamp(std::min(base_scale_ * kPresentZoom, room), base_scale_, kMaxScale) : base_scale_;
+  if (h <= 0) h = kReferenceHeight;  // before the window opens
+  const float by_height = std::max(std::floor(float(h) / float(kReferenceHeight) * 32.0f), 1.0f) / 32.0f;
+  const float user = present_ ? std::max(base_scale_, kPresentZoom) : base_scale_;
+  const float s = std::clamp(by_height * user, kMinScale, 3.0f * kMaxScale);
   if (s != scale_) fonts_dirty_ = true;
   scale_ = s;
 }

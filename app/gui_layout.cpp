@@ -18,7 +18,7 @@ const sim::Finding* FirstFinding(const Pane& p, bool errors) {
 }
 
 // Presenter mode's one line at the bottom: where we are and how B follows.
-void Gui::DrawStatusLine() {
+std::string Gui::StatusText() {
   const Pane& f = Focused();
   std::string s = "step " + std::to_string(f.steps.empty() ? 0 : f.step + 1) + " of " + std::to_string(f.steps.size()) +
                    " \xc2\xb7 block " + std::to_string(pb_.block) + ", warp " + std::to_string(pb_.warp) +
@@ -26,9 +26,12 @@ void Gui::DrawStatusLine() {
   if (Compare())
     s += std::string(" \xc2\xb7 ") + (focus_ ? "A" : "B") + " follows " + (focus_ ? "B" : "A") + " " +
          visual::ToString(follow_) + " (L)";
-  s += " \xc2\xb7 P leaves presenter mode";
+  return s + " \xc2\xb7 P leaves presenter mode";
+}
+
+void Gui::DrawStatusLine() {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped("%s", s.c_str());
+  ImGui::TextWrapped("%s", StatusText().c_str());
   ImGui::PopStyleColor();
 }
 
@@ -56,7 +59,8 @@ void Gui::DrawFrame() {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float legend_h = visual::LegendView::Height(avail.x, scale_);
     // Presenter mode: one status line at the bottom; otherwise the timeline bar.
-    const float bottom_h = present_ ? ImGui::GetTextLineHeightWithSpacing() * 2
+    // (as tall as its wrapped lines: no empty band under it).
+    const float bottom_h = present_ ? ImGui::CalcTextSize(StatusText().c_str(), nullptr, false, avail.x).y + style.ItemSpacing.y
                                     : visual::TimelineView::Height(Compare(), scale_);
     const float body_h = avail.y - legend_h - bottom_h - style.ItemSpacing.y * 2;
     const float spacing = style.ItemSpacing.x;

@@ -76,7 +76,9 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   if (const sim::Finding* w = FirstFinding(p, false); w && p.fault.Draw(p.name, p.outcome->trace, *w, scale_, true))
     GoToFault(p, *w);
   // The cost of the current instruction comes first: it carries the lesson.
-  if (p.outcome && !p.steps.empty()) p.lanes.DrawCost(p.shown_step, scale_, &placed_, badge_ ? badge_ : big_);
+  // The headline keeps 3 % of the window's height (5 % in presenter mode) however narrow the pane.
+  const float min_headline = std::ceil(ImGui::GetIO().DisplaySize.y * (present_ ? 0.05f : 0.03f));
+  if (p.outcome && !p.steps.empty()) p.lanes.DrawCost(p.shown_step, scale_, &placed_, badge_ ? badge_ : big_, min_headline);
   if (p.loading) {
     // Large sizes take seconds: say how far the simulation is and let the lecturer stop it.
     const SimProgress pr = worker_.Progress(p.name == "A" ? 0 : 1);
@@ -125,9 +127,31 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     }
     const float rest = ImGui::GetContentRegionAvail().y;
     const bool shared = p.HasShared();
-    const float banks_h = shared ? std::clamp(rest * 0.36f, std::min(90.0f * scale_, rest * 0.45f), 260.0f * scale_) : 0.0f;
-    p.grid.Draw(p.shown_step, rest - banks_h, scale_, &placed_, Compare() ? &grid_plan_ : nullptr);
-    if (shared) p.banks.Draw(p.shown_step, banks_h, scale_, &placed_);
+    const sim::WarpInstruction* focus = p.shown_step.Focus();
+    if (present_ && shared && focus && focus->space == sim::Space::Shared) {
+      // Presenter mode at a shared-memory step: the banks beside the arrays, so that the tile and
+      // the tallest stack (32 marks for a 32-way conflict) both get the pane's height.
+      const float w = ImGui::GetContentRegionAvail().x;
+      const float banks_w = std::min(w * 0.42f, 32 * 10 * scale_);
+      // (Each scrolls where its least cells or marks run past the pane: a 720-line window at scale 2.)
+      ImGui::BeginChild("arrays##pane", ImVec2(w - banks_w - style.ItemSpacing.x, rest), false);
+      p.grid.Draw(p.shown_step, rest, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, true);
+      ImGui::EndChild();
+      ImGui::SameLine();
+      ImGui::BeginChild("banks##pane", ImVec2(0, rest), false);
+      p.banks.Draw(p.shown_step, rest, scale_, &placed_);
+      ImGui::EndChild();
+    } else {
+      // The banks keep room for every mark of the step's tallest stack (32 for a 32-way conflict).
+      // Presenter mode gives them what the arrays leave (no empty band); otherwise about a third.
+      const float banks_least = shared ? visual::BanksView::NeededHeight(p.shown_step, scale_) : 0.0f;
+      const float banks_h =
+          shared ? std::max(banks_least, present_ ? 0.0f : std::clamp(rest * 0.36f, std::min(90.0f * scale_, rest * 0.45f), 260.0f * scale_))
+                 : 0.0f;
+      const float grid_h = p.grid.Draw(p.shown_step, rest - banks_h, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, present_);
+      if (shared)
+        p.banks.Draw(p.shown_step, present_ ? std::max(rest - grid_h - style.ItemSpacing.y, banks_h) : banks_h, scale_, &placed_);
+    }
   }
   // What is seen of the pane ends half a padding above its bottom edge.
   const float content_bottom = ImGui::GetCursorScreenPos().y - style.ItemSpacing.y + ImGui::GetScrollY();

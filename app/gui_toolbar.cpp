@@ -58,7 +58,12 @@ void Gui::DrawPicker() {
   if (big_) ImGui::PushFont(big_);
   ImGui::TextUnformatted("warpscope");
   if (big_) ImGui::PopFont();
-  const float family_w = 140 * scale_, variant_w = 130 * scale_, n_w = 100 * scale_;
+  // A variant's combo as wide as its family's longest name and the arrow ("shared_padded" was cut).
+  float variant_w = 130 * scale_;
+  for (const auto& v : fam->info.variants)
+    variant_w = std::max(variant_w, ImGui::CalcTextSize(v.name.c_str()).x + ImGui::GetStyle().FramePadding.x * 2 +
+                                        ImGui::GetFrameHeight());
+  const float family_w = 140 * scale_, n_w = 100 * scale_;
   FlowNext(LabelledWidth(family_w, "family"));
   ImGui::SetNextItemWidth(family_w);
   if (ImGui::BeginCombo("family##pick", family_label.c_str())) {

@@ -16,23 +16,46 @@
 namespace ws::visual {
 
 std::string BanksHelp() {
-  return "32 banks, 4 bytes wide: word w lives in bank w % 32. Each box is one word the warp touches, in the colour of "
-         "the first lane that touches it; a white frame and a number mean several lanes read that word at once (a "
-         "broadcast: free). A vermillion bank serves more than one word in one phase: those are served one after "
-         "another (an n-way conflict). " + sim::BankPhaseRule() + ".";
+  return "32 banks, 4 bytes wide: word w lives in bank w % 32. Under each bank, one mark per lane it serves, in the "
+         "lane's colour; the lanes of one word sit together. A vermillion bank serves more than one word in one phase: "
+         "those are served one after another (an n-way conflict: n words, n marks and more). A white frame marked "
+         "\"free\" is one word several lanes read at once (a broadcast: one read serves them all). " +
+         sim::BankPhaseRule() + ".";
 }
 
-BankStack FitBankStack(int words, int fit) {
-  if (words <= fit) return {words, 0};
-  const int shown = std::max(fit - 1, 0);
-  return {shown, words - shown};
+int StackMarks(const std::vector<sim::BankColumn>& cols) {
+  int most = 0;
+  for (const auto& c : cols) {
+    int marks = 0;
+    for (const auto& w : c.words) marks += int(w.lanes.size());
+    most = std::max(most, marks);
+  }
+  return most;
+}
+
+namespace {
+// A mark's least height: a thin bar, told apart from its neighbours by the lane colours (32 of
+// them in 96 px, whatever the scale: a short pane at a large scale keeps them all in view).
+float MinSlot(float) { return 3.0f; }
+float HeaderHeight(float scale) { return ImGui::GetTextLineHeight() * 2.0f + 8.0f * scale; }
+}  // namespace
+
+float BanksView::NeededHeight(const ShownStep& shown_step, float scale) {
+  const sim::WarpInstruction* ins = shown_step.Focus();
+  const float title = ImGui::GetTextLineHeightWithSpacing();
+  if (!ins || ins->space != sim::Space::Shared) return title + ImGui::GetTextLineHeightWithSpacing();
+  return title + HeaderHeight(scale) + MinSlot(scale) * float(std::max(StackMarks(sim::SharedBanks(*ins)), 1)) +
+         ImGui::GetStyle().ItemSpacing.y;
 }
 
 void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed) {
   const sim::WarpInstruction* ins = shown_step.Focus();
   ImGui::PushID(shown_step.pane.c_str());
   const float title_y = ImGui::GetCursorPosY();
-  ImGui::TextUnformatted("Shared-memory banks");
+  // The title in full where it fits beside its help marker, else shorter.
+  const bool narrow = ImGui::CalcTextSize("Shared-memory banks (?)").x + ImGui::GetStyle().ItemSpacing.x >
+                      ImGui::GetContentRegionAvail().x;
+  ImGui::TextUnformatted(narrow ? "Banks" : "Shared-memory banks");
   HelpMarker(BanksHelp());
   if (!ins || ins->space != sim::Space::Shared) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -42,23 +65,18 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
     return;
   }
   const std::vector<sim::BankColumn> cols = sim::SharedBanks(*ins);
-  int max_words = 1;
-  for (const auto& c : cols) max_words = std::max<int>(max_words, int(c.words.size()));
+  const int rows = std::max(StackMarks(cols), 1);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
   const float line_h = ImGui::GetTextLineHeight();
   const float avail_h = std::max(height - (ImGui::GetCursorPosY() - title_y), 3.0f * line_h);
   BankLayout b;
-  b.header_h = line_h * 2.0f + 8.0f * scale;
-  // A slot is at least half a text line (a legible box); more words than fit are summarised.
-  const float min_slot = std::max(6.0f * scale, 0.5f * line_h);
-  const int fit = std::max(1, int(std::floor((avail_h - b.header_h) / min_slot)));
-  const BankStack stack = FitBankStack(max_words, fit);
-  const int rows = stack.shown + (stack.more > 0 ? 1 : 0);
-  b.slot_h = std::clamp((avail_h - b.header_h) / float(std::max(rows, 1)), min_slot, line_h);
+  b.header_h = HeaderHeight(scale);
+  // Every mark of the tallest stack, a text line tall at most, a thin bar at least.
+  b.slot_h = std::clamp((avail_h - b.header_h) / float(rows), MinSlot(scale), line_h);
   b.area = {p.x, p.y, w, b.header_h + b.slot_h * float(rows)};
   if (placed) {
-    Placed pl{shown_step.pane, "banks", "", b.area};
+    Placed pl{shown_step.pane, "banks", "", b.area, uint64_t(rows), 32};
     pl.header_h = b.header_h;
     pl.slot_h = b.slot_h;
     placed->push_back(pl);
@@ -73,6 +91,14 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
   int worst = -1;
   for (int bank = 0; bank < 32; ++bank)
     if (cols[bank].degree > 1 && (worst < 0 || cols[bank].degree > cols[worst].degree)) worst = bank;
+  // The broadcast mark likewise, on the bank with the most lanes in one word where "free" does not fit every one.
+  int widest = -1;
+  size_t widest_lanes = 1;
+  for (int bank = 0; bank < 32; ++bank)
+    for (const auto& word : cols[bank].words)
+      if (word.lanes.size() > widest_lanes) widest = bank, widest_lanes = word.lanes.size();
+  const char* kFree = "free";
+  const float free_w = ImGui::CalcTextSize(kFree).x;
   for (int bank = 0; bank < 32; ++bank) {
     const Rect h = BankHeader(b, bank);
     const sim::BankColumn& c = cols[bank];
@@ -84,6 +110,8 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
       std::snprintf(txt, sizeof txt, "%d", bank);
       dl->AddText(ImVec2(h.x + pad, h.y + band + 1), ImGui::GetColorU32(ImGuiCol_TextDisabled), txt);
     }
+    bool broadcast = false;
+    for (const auto& word : c.words) broadcast = broadcast || word.lanes.size() > 1;
     if (c.degree > 1) {
       std::snprintf(txt, sizeof txt, "%d\xc3\x97", c.degree);
       const float dw = ImGui::CalcTextSize(txt).x;
@@ -91,30 +119,25 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
         const float x = std::clamp(h.CenterX() - dw * 0.5f, b.area.x, b.area.x + b.area.w - dw);
         dl->AddText(ImVec2(x, h.y + band + 1 + line_h), Pack(kConflict), txt);
       }
+    } else if (broadcast && (free_w <= h.w || (bank == widest && worst < 0))) {
+      const float x = std::clamp(h.CenterX() - free_w * 0.5f, b.area.x, b.area.x + b.area.w - free_w);
+      dl->AddText(ImVec2(x, h.y + band + 1 + line_h), Pack(kLine), kFree);
     }
-    const int shown = std::min<int>(int(c.words.size()), stack.shown);
-    for (int s = 0; s < shown; ++s) {
-      const Rect q = BankSlot(b, bank, s);
-      const sim::BankWord& word = c.words[s];
-      const float spad = std::max(1.0f, 0.1f * q.h);
-      dl->AddRectFilled(ImVec2(q.x + pad, q.y + spad), ImVec2(q.x + q.w - pad, q.y + q.h - spad), Pack(LaneRgb(word.lanes.front())));
-      if (word.lanes.size() > 1) {
-        dl->AddRect(ImVec2(q.x + pad, q.y + spad), ImVec2(q.x + q.w - pad, q.y + q.h - spad), Pack(kLine), 0, 0, std::max(1.0f, scale));
-        std::snprintf(txt, sizeof txt, "%zu", word.lanes.size());
-        if (q.h >= line_h * 0.9f && ImGui::CalcTextSize(txt).x <= q.w - 2 * pad)
-          dl->AddText(ImVec2(q.x + pad + 1, q.y), Pack(TextOn(LaneRgb(word.lanes.front()))), txt);
+    // The stack: a mark per lane, a word's lanes together, a broadcast's framed.
+    int slot = 0;
+    for (size_t wi = 0; wi < c.words.size(); ++wi) {
+      const sim::BankWord& word = c.words[wi];
+      const int first = slot;
+      for (int lane : word.lanes) {
+        const Rect q = BankSlot(b, bank, slot++);
+        const float spad = q.h >= 6.0f ? std::max(1.0f, 0.1f * q.h) : 0.0f;
+        dl->AddRectFilled(ImVec2(q.x + pad, q.y + spad), ImVec2(q.x + q.w - pad, q.y + q.h - spad), Pack(LaneRgb(lane)));
       }
-      if (m.x >= q.x && m.x < q.x + q.w && m.y >= q.y && m.y < q.y + q.h) hover_bank = bank, hover_slot = s;
-    }
-    if (int(c.words.size()) > shown) {
-      // The summary row: "+21 more" under the bank, kept inside the view.
-      const Rect q = BankSlot(b, bank, stack.shown);
-      std::snprintf(txt, sizeof txt, "+%d more", int(c.words.size()) - shown);
-      const float tw = ImGui::CalcTextSize(txt).x;
-      const float x = std::clamp(q.x, b.area.x, b.area.x + b.area.w - tw);
-      dl->AddText(ImVec2(x, q.y + (q.h - line_h) * 0.5f), Pack(kConflict), txt);
-      if (placed) placed->push_back({shown_step.pane, "banks_more", txt, Rect{x, q.y, tw, q.h}});
-      if (m.x >= x && m.x < x + tw && m.y >= q.y && m.y < q.y + q.h) hover_bank = bank;
+      const Rect top = BankSlot(b, bank, first), bottom = BankSlot(b, bank, slot - 1);
+      if (word.lanes.size() > 1)
+        dl->AddRect(ImVec2(top.x + pad, top.y), ImVec2(top.x + top.w - pad, bottom.y + bottom.h), Pack(kLine), 0, 0,
+                    std::max(1.0f, scale));
+      if (m.x >= top.x && m.x < top.x + top.w && m.y >= top.y && m.y < bottom.y + bottom.h) hover_bank = bank, hover_slot = int(wi);
     }
     if (m.x >= h.x && m.x < h.x + h.w && m.y >= h.y && m.y < h.y + h.h) hover_bank = bank;
   }

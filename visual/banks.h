@@ -1,6 +1,7 @@
-// Shared-memory view: 32 bank columns; each distinct word the step's lanes touch sits in its
-// bank's column, a bank serving more than one word is marked with its n-way degree, and words
-// several lanes read at once are drawn as broadcasts. What goes where (words, lanes, phases,
+// Shared-memory view: 32 bank columns; in each, a stack of one mark per lane the bank serves, a
+// word's lanes together: a bank serving more than one word is marked with its n-way degree (a
+// 32-way conflict is 32 marks), and a word several lanes read at once is one framed group marked
+// "free" (a broadcast: as tall as a conflict of as many lanes, and no cost). What goes where (words, lanes, phases,
 // degrees) is sim::SharedBanks' result; this file only lays it out.
 #pragma once
 #include <string>
@@ -11,19 +12,17 @@
 
 namespace ws::visual {
 
-// A stack of `words` slots where `fit` slots fit: all of them, or `fit - 1` words and one
-// "+N more" row (N = the words not drawn).
-struct BankStack {
-  int shown = 0;
-  int more = 0;
-};
-BankStack FitBankStack(int words, int fit);
+// The tallest bank's stack: the lanes it serves, over all its words (never more than 32).
+int StackMarks(const std::vector<sim::BankColumn>& cols);
 
 // The view's help: how to read it, with the phase rule's own sentence (sim::BankPhaseRule).
 std::string BanksHelp();
 
 class BanksView {
  public:
+  // The height the view needs for the step's every mark at the smallest slot, its title included
+  // (inside an ImGui frame: it reads the font).
+  static float NeededHeight(const ShownStep& shown_step, float scale);
   void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed);
 };
 

@@ -50,29 +50,35 @@ float Fit(GridShape s, float w, float h) {
   return std::max(0.0f, std::min(w / float(std::max<uint64_t>(s.cols, 1)), h / float(std::max<uint64_t>(s.rows, 1))));
 }
 bool IsTiny(const PlanArray& a) { return a.shape.rows * a.shape.cols <= kTinyCells; }
-// The cell of an array drawn whole in w x h: whole pixels, at most the largest cell, never below
-// the legible size when the fit reaches it (so that a fit of 20.7 px and one of 20.2 px both
-// draw at 20, and a slightly narrower pane at a larger scale does not shrink the cells).
-float WholeCell(GridShape s, float w, float h, float scale) {
-  const float fit = std::min(Fit(s, w, h), LargestCell(scale)), legible = LegibleCell(scale);
-  return fit >= legible ? std::max(std::floor(fit), legible) : fit;
-}
-
 // The step's footprint in an array's cells (PlanArray::warp_rows and warp_cols, within the array).
 GridShape Footprint(const PlanArray& a) {
-  return {std::min<uint64_t>(a.shape.rows, std::clamp<uint64_t>(a.warp_rows, 1, 32)),
-          std::min<uint64_t>(a.shape.cols, std::clamp<uint64_t>(a.warp_cols, 1, 32))};
+  return {std::clamp<uint64_t>(a.warp_rows, 1, std::max<uint64_t>(a.shape.rows, 1)),
+          std::clamp<uint64_t>(a.warp_cols, 1, std::max<uint64_t>(a.shape.cols, 1))};
 }
 
-// How well a slot of w x h shows an array: its cell size when it fits whole at a legible size;
-// otherwise the legible size times the part of the step's footprint that the region in view can
-// hold (the overview goes where it does not cut the footprint, see FillSlot).
-float ScoreAsIs(const PlanArray& a, float w, float h, float scale) {
-  const float fit = WholeCell(a.shape, w, h, scale), legible = LegibleCell(scale);
-  if (fit >= legible) return fit;
+// A cell of `fit` px as drawn: whole pixels from 2 px up, so that all cells and gaps look alike.
+float WholePixels(float fit) { return fit >= 2.0f ? std::floor(fit) : std::max(fit, 0.0f); }
+
+// How an array shows in w x h: whole (at the largest cell up to LargestCell, never below the
+// legible size when the fit reaches it; a tile wherever its cells reach kTileCell), else a region
+// at the legible size, or at the largest cell below it that holds the step's whole footprint.
+struct Showing {
+  bool whole = true;
+  float cell = 0;
+};
+Showing Show(const PlanArray& a, float w, float h, float scale) {
+  const float legible = LegibleCell(scale);
+  const float fit = std::min(Fit(a.shape, w, h), LargestCell(scale));
+    // (a fit of 20.7 px and one of 20.2 px both draw at 20, and a slightly narrower pane at a larger
+  // scale does not shrink the cells)
+  if (fit >= legible) return {true, std::max(std::floor(fit), legible)};
+  if (a.tile && fit >= kTileCell) return {true, std::floor(fit)};
   const GridShape fp = Footprint(a);
-  const float across = std::floor(std::max(w, 0.0f) / legible), down = std::floor(std::max(h, 0.0f) / legible);
-  return legible * std::min(1.0f, across / float(fp.cols)) * std::min(1.0f, down / float(fp.rows));
+  const float fp_fit = std::max(WholePixels(std::min({legible, std::max(w, 0.0f) / float(fp.cols), std::max(h, 0.0f) / float(fp.rows)})),
+                                kLeastCell);
+  // The whole array as large as the footprint alone: whole it is.
+  if (WholePixels(fit) >= fp_fit) return {true, WholePixels(fit)};
+  return {false, fp_fit};
 }
 
 // The array in rows of `cols` cells (narrower than its own): its shape and the step's footprint
@@ -87,53 +93,54 @@ PlanArray Wrapped(const PlanArray& a, uint64_t cols) {
 }
 
 // The shape that shows `a` best in w x h: its own when it fits whole at the legible size or is a
-// matrix; else, for a wrapped array, rows of half or a quarter of a line where they hold more of
-// the step's footprint (or the whole array) at the legible size, the widest of the best.
+// matrix; else, for a wrapped array, rows of half or a quarter of a line where they show the
+// step's footprint (or the whole array) in larger cells, the widest of the best.
 PlanArray BestWrap(const PlanArray& a, float w, float h, float scale) {
   PlanArray best = a;
   if (a.min_cols == 0 || a.min_cols >= a.shape.cols) return best;
-  float best_score = ScoreAsIs(a, w, h, scale);
-  if (best_score >= LegibleCell(scale)) return best;  // whole, rows of a line
+  const Showing own = Show(a, w, h, scale);
+  if (own.whole && own.cell >= LegibleCell(scale)) return best;  // whole, rows of a line
+  float best_cell = own.cell;
   for (uint64_t cols = a.shape.cols / 2; cols >= a.min_cols && cols % a.min_cols == 0; cols /= 2) {
     const PlanArray c = Wrapped(a, cols);
-    const float score = ScoreAsIs(c, w, h, scale);
-    if (score > best_score * 1.01f) best = c, best_score = score;
+    const float cell = Show(c, w, h, scale).cell;
+    if (cell > best_cell * 1.01f) best = c, best_cell = cell;
   }
   return best;
 }
 
-float Score(const PlanArray& a, float w, float h, float scale) { return ScoreAsIs(BestWrap(a, w, h, scale), w, h, scale); }
+float Score(const PlanArray& a, float w, float h, float scale) { return Show(BestWrap(a, w, h, scale), w, h, scale).cell; }
 
-// Cells of one big array in its slot: whole when they fit at a legible size, else a region at the
-// legible size with the overview in miniature where it does not cut the footprint: to the
-// region's right when the room beside a footprint's width allows, else below the region when the
-// room under the footprint's height does, else at the end of the label's line.
-ArraySlot FillSlot(const PlanArray& planned, Rect label, Rect cells, float scale) {
+// Cells of one big array in its slot: whole when they fit (Show), else a region holding the
+// footprint with the overview in miniature where it does not cut the footprint: to the region's
+// right when the room beside a footprint's width allows, else below the region when the room under
+// the footprint's height does, else (and always in the hall) at the end of the label's line.
+ArraySlot FillSlot(const PlanArray& planned, Rect label, Rect cells, float scale, bool hall) {
   const PlanArray a = BestWrap(planned, cells.w, cells.h, scale);
   ArraySlot s;
   s.name = a.name;
   s.label = label;
   s.shape = a.shape;
-  const float fit = WholeCell(a.shape, cells.w, cells.h, scale);
-  if (fit >= LegibleCell(scale)) {
-    s.cell = fit;
+  const Showing shown = Show(a, cells.w, cells.h, scale);
+  s.cell = shown.cell;
+  if (shown.whole) {
     s.view = {cells.x, cells.y, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
     return s;
   }
   s.whole = false;
-  s.cell = LegibleCell(scale);
   const float gap = 8.0f * scale, min_side = 12.0f * scale;
   const GridShape fp = Footprint(a);
   const float fp_w = s.cell * float(fp.cols), fp_h = s.cell * float(fp.rows);
   const float ov_pref = std::min(cells.w * 0.15f, 96.0f * scale);
-  const float beside = std::min(ov_pref, cells.w - fp_w - gap);
+  const float beside = hall ? 0.0f : std::min(ov_pref, cells.w - fp_w - gap);
+  const float below = hall ? 0.0f : std::min(cells.h - fp_h - gap, std::max(cells.h * 0.25f, min_side));
   s.view = {cells.x, cells.y, std::min(cells.w, s.cell * float(a.shape.cols)), std::min(cells.h, s.cell * float(a.shape.rows))};
   if (beside >= min_side) {
     s.view.w = std::min(cells.w - beside - gap, s.cell * float(a.shape.cols));
     const float c = Fit(a.shape, beside, cells.h);
     s.overview = {s.view.x + s.view.w + gap, cells.y, std::clamp(c * float(a.shape.cols), min_side, beside),
                   std::clamp(c * float(a.shape.rows), min_side, std::max(cells.h, min_side))};
-  } else if (const float below = std::min(cells.h - fp_h - gap, std::max(cells.h * 0.25f, min_side)); below >= min_side) {
+  } else if (below >= min_side) {
     s.view.h = std::min(s.view.h, cells.h - below - gap);
     const float c = Fit(a.shape, cells.w, below);
     s.overview = {cells.x, s.view.y + s.view.h + gap, std::clamp(c * float(a.shape.cols), min_side, std::max(cells.w, min_side)),
@@ -146,20 +153,42 @@ ArraySlot FillSlot(const PlanArray& planned, Rect label, Rect cells, float scale
     s.overview = {label.x + label.w - w, label.y, w, h};
     s.label.w = std::max(0.0f, label.w - w - gap);
   }
-  s.view.w = std::max(s.view.w, s.cell);
-  s.view.h = std::max(s.view.h, s.cell);
+  // The footprint whole even where it runs past the slot (cells of kLeastCell: the pane scrolls).
+  s.view.w = std::max(s.view.w, std::min(fp_w, cells.w));
+  s.view.h = std::max(s.view.h, fp_h);
+  // Whole cells only: the region ends at its last whole cell.
+  if (s.cell > 0) {
+    s.view.w = std::max(std::floor(s.view.w / s.cell + 1e-3f), 1.0f) * s.cell;
+    s.view.h = std::max(std::floor(s.view.h / s.cell + 1e-3f), 1.0f) * s.cell;
+  }
   return s;
 }
 
 }  // namespace
 
-std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h) {
+std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h,
+                                      bool hall) {
   std::vector<ArraySlot> out;
   const float gap = 8.0f * scale;
+  float top = area.y;
+  // The hall: arrays the step does not touch are labels, side by side on one line.
+  std::vector<const PlanArray*> labels, rest;
+  for (const auto& a : arrays) (hall && !a.step_touches ? labels : rest).push_back(&a);
+  for (size_t i = 0; i < labels.size(); ++i) {
+    const float w = area.w / float(labels.size());
+    ArraySlot s;
+    s.name = labels[i]->name;
+    s.shape = labels[i]->shape;
+    s.label_only = true;
+    s.label = {area.x + w * float(i), top, w - (i + 1 < labels.size() ? gap : 0.0f), label_h};
+    s.view = {s.label.x, top + label_h, 0, 0};
+    out.push_back(s);
+  }
+  if (!labels.empty()) top += label_h + gap;
   // Tiny arrays: one strip each above the others, cells of a fixed size.
-  float tiny_h = 0;
   std::vector<const PlanArray*> big;
-  for (const auto& a : arrays) {
+  for (const PlanArray* ap : rest) {
+    const PlanArray& a = *ap;
     if (!IsTiny(a)) {
       big.push_back(&a);
       continue;
@@ -168,22 +197,29 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
     s.name = a.name;
     s.shape = a.shape;
     s.cell = std::min(24.0f * scale, area.w / float(std::max<uint64_t>(a.shape.cols, 1)));
-    s.label = {area.x, area.y + tiny_h, area.w, label_h};
-    s.view = {area.x, area.y + tiny_h + label_h, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
-    tiny_h += label_h + s.view.h + gap;
+    s.label = {area.x, top, area.w, label_h};
+    s.view = {area.x, top + label_h, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
+    top += label_h + s.view.h + gap;
     out.push_back(s);
   }
-  const float big_y = area.y + tiny_h, big_h = area.h - tiny_h;
+  const float big_y = top, big_h = area.y + area.h - top;
   const int n = int(big.size());
   // The arrangement (columns of slots, filled row by row) that gives the lesson arrays the
   // largest cells; rows holding a lesson array weigh twice as much.
   auto arrange = [&](int k, bool emit) {
     const int rows_of = (n + k - 1) / k;
     const float col_w = (area.w - gap * float(k - 1)) / float(k);
+    // A row's weight: an array the step touches as many rows as its footprint needs (2 at least),
+    // another lesson array 2, the rest 1; the arrangement is judged on the step's arrays (else the
+    // lesson's).
     std::vector<float> weight(rows_of, 1.0f);
-    bool any_lesson = false;
-    for (int j = 0; j < n; ++j)
-      if (big[j]->lesson) weight[j / k] = 2.0f, any_lesson = true;
+    bool any_lesson = false, any_step = false;
+    for (int j = 0; j < n; ++j) {
+      const float w = big[j]->step_touches ? std::max(2.0f, float(Footprint(*big[j]).rows)) : big[j]->lesson ? 2.0f : 1.0f;
+      weight[j / k] = std::max(weight[j / k], w);
+      any_lesson = any_lesson || big[j]->lesson;
+      any_step = any_step || big[j]->step_touches;
+    }
     float total = 0;
     for (float w : weight) total += w;
     const float cells_h = big_h - (label_h + gap) * float(rows_of);
@@ -194,11 +230,19 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
       row_h[r] = std::max(cells_h * weight[r] / total, LegibleCell(scale));  // at least a row of cells
       y += label_h + row_h[r] + gap;
     }
+    float shift = 0, row_bottom = 0;  // a row whose cells are kLeastCell runs past its share: the rows below move down
     for (int j = 0; j < n; ++j) {
       const int r = j / k, c = j % k;
       const float x = area.x + float(c) * (col_w + gap);
-      if (emit) out.push_back(FillSlot(*big[j], {x, row_y[r], col_w, label_h}, {x, row_y[r] + label_h, col_w, row_h[r]}, scale));
-      if (big[j]->lesson || !any_lesson) worst = std::min(worst, Score(*big[j], col_w, row_h[r], scale));
+      if (c == 0 && r > 0) shift += std::max(0.0f, row_bottom - (row_y[r] - gap)), row_bottom = 0;
+      if (emit) {
+        ArraySlot slot = FillSlot(*big[j], {x, row_y[r] + shift, col_w, label_h}, {x, row_y[r] + shift + label_h, col_w, row_h[r]},
+                                  scale, hall);
+        row_bottom = std::max(row_bottom, slot.view.y + slot.view.h - shift);
+        out.push_back(slot);
+      }
+      const bool judged = any_step ? big[j]->step_touches : big[j]->lesson || !any_lesson;
+      if (judged) worst = std::min(worst, Score(*big[j], col_w, row_h[r], scale));
     }
     return worst;
   };

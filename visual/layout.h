@@ -52,11 +52,18 @@ inline Rect PieceRect(const GridLayout& g, const CellMap& m, uint64_t elem, uint
 
 // ---- the memory view's plan ----
 
-// The smallest cell the memory view draws at UI scale `scale`: 16 px at 1, 20 at 1.5, 24 at 2.
-// Arrays that do not fit whole at this size show the region the step touches instead.
+// The cell the memory view prefers at UI scale `scale`: 16 px at 1, 20 at 1.5, 24 at 2. Arrays
+// that do not fit whole at this size show the region the step touches instead, and that region
+// holds the step's whole footprint: where the footprint does not fit at this size, the cells shrink
+// until it does (every cell the step touches is in view, DESIGN.md "Legible from the back of the hall").
 inline float LegibleCell(float scale) { return 8.0f + 8.0f * scale; }
 // The largest cell, so that a 4x4 array does not fill a pane.
 inline float LargestCell(float scale) { return 56.0f * scale; }
+// The smallest cell a region shrinks to for the step's footprint (px): below it the slot runs past
+// its share of the room and the pane scrolls to it.
+inline constexpr float kLeastCell = 4.0f;
+// A shared-memory tile the step touches is drawn whole wherever its cells can be this large (px).
+inline constexpr float kTileCell = 16.0f;
 // Arrays of at most this many cells (a counter, a result) get a small fixed strip.
 inline constexpr uint64_t kTinyCells = 8;
 
@@ -64,10 +71,10 @@ struct PlanArray {
   std::string name;
   GridShape shape;      // in cells (CellMap::shape)
   bool lesson = false;  // the shown warp touches it: it gets the larger slots
-  // The step's footprint: the rows and columns of cells one step spans at most (32 at most
-  // each way). The memory view measures them on the shown warp's recorded steps; without a
-  // record, a wrapped 1-D array's warp reads one row (8 rows for 32-byte structs) and a matrix
-  // may be read down a column, so up to 32.
+  // The step's footprint: the rows and columns of cells one step spans at most, with every
+  // 128-byte line it touches whole. The memory view measures them on the recorded steps and the
+  // step shown; without a record, a wrapped 1-D array's warp reads one row (8 rows for 32-byte
+  // structs) and a matrix may be read down a column, so up to 32.
   uint64_t warp_rows = 32;
   uint64_t warp_cols = 32;
   // A wrapped array (1-D, or of structs) may be drawn in rows narrower than a 128-byte line when a
@@ -75,26 +82,33 @@ struct PlanArray {
   // cells, in multiples of it (a sector's cells, or a multiple of a struct's). 0: its rows are its
   // own (a matrix).
   uint64_t min_cols = 0;
+  bool tile = false;        // a shared-memory array: whole wherever its cells can be kTileCell px
+  bool step_touches = false;  // the step shown touches it: its footprint gets the room (presenter mode draws only these)
 };
 struct ArraySlot {
   std::string name;
   Rect label;        // one text line above the cells
-  Rect view;         // where cells are drawn
+  Rect view;         // where cells are drawn; empty (w = h = 0) for an array drawn as its label only
   Rect overview;     // the whole array in miniature, beside `view`; w = 0 when it is shown whole
   GridShape shape;   // the cells' shape: the array's, or a wrapped array's narrower rows (min_cols)
   float cell = 0;    // side of a cell in pixels
   bool whole = true; // every cell fits in `view`
+  bool label_only = false;  // presenter mode: the step does not touch it
 };
 // Slots for every array of both panes (same name, same slot: A and B pass the same list and area).
 // Tiny arrays (a result, a counter: where atomics land) come first, a strip at the top, so that a
 // short pane never pushes them out of sight; the others share the rest in the arrangement (1..n
-// columns) that shows the lesson's arrays best (the largest cells when they fit whole, else the
-// most of the step's footprint at the legible size: `warp_cols` across, `warp_rows` down; a wrapped
-// array in rows of half or a quarter of a line where that holds more of it), lesson
-// arrays twice the height of the others in their column. A cell is a whole number of pixels, so
+// columns) that shows the step's arrays best (else the lesson's: the largest cells when they fit
+// whole, else the largest cells at which the step's whole footprint is in view: `warp_cols`
+// across, `warp_rows` down; a wrapped array in rows of half or a quarter of a line where that
+// holds it larger); a row's height is shared by weight: the step's arrays as many rows as their
+// footprint (2 at least), other lesson arrays 2, the rest 1. A cell is a whole number of pixels, so
 // that all cells and gaps of a grid look alike. When the room is too small every slot still gets
 // a row of cells and later slots run past the bottom (the view clips them) rather than overlap.
-std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h);
+// `hall` (presenter mode) gives the room to what the step touches: the arrays it does not touch
+// are labels side by side on one line, and an overview sits at the end of its array's label.
+std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h,
+                                      bool hall = false);
 
 // `cells` cells in rows of `cols` (one row when they fit in it).
 inline GridShape WrapShape(uint64_t cells, uint64_t cols) {

@@ -29,17 +29,35 @@ bool CellsOf(const sim::ArrayInfo& a, const CellMap& m, uint64_t addr, uint32_t 
   return true;
 }
 
+// The cells [first, last] of the 128-byte lines one lane's access covers (a global array's lines
+// are what the step is charged for: they are drawn whole).
+bool LineCellsOf(const sim::ArrayInfo& a, const CellMap& m, uint64_t addr, uint32_t width, uint64_t* first, uint64_t* last) {
+  if (addr < a.base) return false;
+  const uint64_t lo = std::max<uint64_t>(addr & ~uint64_t(127), a.base);
+  const uint64_t end = a.base + std::max<uint64_t>(a.count, 1) * std::max<uint32_t>(a.elem_bytes, 1);
+  const uint64_t hi = std::min<uint64_t>((addr + std::max<uint32_t>(width, 1) - 1) | 127, end - 1);
+  *first = (lo - a.base) / m.cell_bytes;
+  *last = (std::max(hi, lo) - a.base) / m.cell_bytes;
+  return true;
+}
+
 // The rows and columns of cells an instruction's lanes touch, added to [r0..r1] x [c0..c1] (start
 // with r0 = c0 = ~0: still empty after an instruction that touches nothing here). A run of cells
-// that wraps past a row's end spans the whole width.
+// that wraps past a row's end spans the whole width. `lines`: the cells of the 128-byte lines the
+// lanes touch in a global array, rather than the lanes' own.
 struct CellBox {
   uint64_t r0 = ~0ull, c0 = ~0ull, r1 = 0, c1 = 0;
   bool Empty() const { return r0 == ~0ull; }
-  void Add(const sim::ArrayInfo& a, const CellMap& m, const sim::WarpInstruction& ins) {
+  uint64_t Rows() const { return Empty() ? 0 : r1 - r0 + 1; }
+  uint64_t Cols() const { return Empty() ? 0 : c1 - c0 + 1; }
+  void Add(const sim::ArrayInfo& a, const CellMap& m, const sim::WarpInstruction& ins, bool lines = false) {
     const uint64_t cols = std::max<uint64_t>(m.shape.cols, 1);
+    lines = lines && a.space == sim::Space::Global;
     for (int lane = 0; lane < 32; ++lane) {
       uint64_t f, l;
-      if (!(ins.mask >> lane & 1) || !CellsOf(a, m, ins.addr[lane], ins.width, &f, &l)) continue;
+      if (!(ins.mask >> lane & 1)) continue;
+      if (!(lines ? LineCellsOf(a, m, ins.addr[lane], ins.width, &f, &l) : CellsOf(a, m, ins.addr[lane], ins.width, &f, &l)))
+        continue;
       r0 = std::min(r0, f / cols), r1 = std::max(r1, l / cols);
       if (f / cols != l / cols) c0 = 0, c1 = std::max(c1, cols - 1);
       else c0 = std::min(c0, f % cols), c1 = std::max(c1, l % cols);
@@ -134,6 +152,8 @@ std::vector<PlanArray> MemoryPlanShare::Arrays(int frame) const {
         it->shape.rows = std::max(it->shape.rows, a.shape.rows);
         it->shape.cols = std::max(it->shape.cols, a.shape.cols);
         it->lesson = it->lesson || a.lesson;
+        it->tile = it->tile || a.tile;
+        it->step_touches = it->step_touches || a.step_touches;
         it->warp_rows = std::max(it->warp_rows, a.warp_rows);
         it->warp_cols = std::max(it->warp_cols, a.warp_cols);
         it->min_cols = it->min_cols && a.min_cols ? std::max(it->min_cols, a.min_cols) : 0;  // both may wrap
@@ -170,11 +190,11 @@ void MemoryGridView::Update(const ShownStep& shown_step) {
       if (ins.array < 0 || size_t(ins.array) >= arrays_.size()) continue;
       ArrayState& st = arrays_[ins.array];
       st.lesson = true;
-      CellBox box;  // the instruction's footprint
-      box.Add(t.arrays[ins.array], st.map, ins);
+      CellBox box;  // the instruction's footprint, its lines whole
+      box.Add(t.arrays[ins.array], st.map, ins, true);
       if (box.Empty()) continue;
-      st.span_rows = std::max(st.span_rows, box.r1 - box.r0 + 1);
-      st.span_cols = std::max(st.span_cols, box.c1 - box.c0 + 1);
+      st.span_rows = std::max(st.span_rows, box.Rows());
+      st.span_cols = std::max(st.span_cols, box.Cols());
     }
     counted_ = 0;
     last_counted_ = nullptr;
@@ -203,17 +223,20 @@ void MemoryGridView::Update(const ShownStep& shown_step) {
 
 // ---- drawing ----
 
-void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed,
-                          MemoryPlanShare* share) {
-  if (!shown_step.trace) return;
+float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed,
+                           MemoryPlanShare* share, bool hall) {
+  if (!shown_step.trace) return 0;
   const sim::Trace& trace = *shown_step.trace;
   Update(shown_step);
   ImGui::PushID(shown_step.pane.c_str());
   // The plan is made for the room offered; when its slots run past it (a short pane), the view is
   // as tall as they need (last frame's plan), so that the pane scrolls to them instead of cutting
   // them off.
+  // In the hall the view is as tall as last frame's arrays took, and what is left goes to the
+  // views under it (the banks): no empty band.
   const float room_h = std::max(height, 40.0f * scale);
-  ImGui::BeginChild("grids##mem", ImVec2(0, std::max(room_h, needed_h_)), false,
+  const float child_h = hall && used_h_ > 0 ? used_h_ : std::max(room_h, needed_h_);
+  ImGui::BeginChild("grids##mem", ImVec2(0, child_h), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail(ImGui::GetContentRegionAvail().x, room_h);
@@ -222,19 +245,25 @@ void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale
   std::vector<PlanArray> mine;
   for (size_t i = 0; i < trace.arrays.size(); ++i) {
     const CellMap& m = arrays_[i].map;
-    // The footprint of one step: measured on the recorded warps when one warp is shown. Whole-block
-    // steps (and arrays no recorded step touches) use the static guess: a matrix may be read down
-    // a column; a wrapped 1-D array's 32 consecutive elements are a row.
+    // The footprint of one step, its lines whole: the most any recorded step spans (one layout for
+    // every step), or in the hall the step's own (the step decides what the picture shows). Arrays
+    // no recorded step touches use the static guess: a matrix may be read down a column; a
+    // wrapped 1-D array's 32 consecutive elements are a row. A whole block's step adds its own.
     const bool matrix = trace.arrays[i].rows > 1 && m.cells_per_elem == 1;
     uint64_t warp_rows = matrix ? 32 : (32 * m.cells_per_elem + m.shape.cols - 1) / std::max<uint64_t>(m.shape.cols, 1);
     uint64_t warp_cols = 32;
-    if (shown_step.current.size() <= 1 && arrays_[i].span_rows > 0) {
-      warp_rows = std::min<uint64_t>(arrays_[i].span_rows, 32);
-      warp_cols = std::min<uint64_t>(arrays_[i].span_cols, 32);
-    }
+    if (arrays_[i].span_rows > 0) warp_rows = arrays_[i].span_rows, warp_cols = arrays_[i].span_cols;
+    CellBox step;
+    for (const auto* ins : shown_step.current)
+      if (ins->array == int(i)) step.Add(trace.arrays[i], m, *ins, true);
+    if (hall && !step.Empty()) warp_rows = step.Rows(), warp_cols = step.Cols();
+    warp_rows = std::max(warp_rows, step.Rows());
+    warp_cols = std::max(warp_cols, step.Cols());
     PlanArray pa{trace.arrays[i].name, m.shape, arrays_[i].lesson, warp_rows};
     pa.warp_cols = warp_cols;
     if (Rewrappable(trace.arrays[i], m)) pa.min_cols = NarrowestRow(m);
+    pa.tile = trace.arrays[i].space == sim::Space::Shared;
+    pa.step_touches = !step.Empty();
     mine.push_back(pa);
   }
   std::vector<PlanArray> plan_arrays = mine;
@@ -246,9 +275,13 @@ void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale
     w = share->Width(f, w);
     h = share->Height(f, h);
   }
-  const auto slots = PlanMemoryView(plan_arrays, Rect{origin.x, origin.y, w, h}, scale, label_h);
-  needed_h_ = 0;
-  for (const auto& s : slots) needed_h_ = std::max(needed_h_, s.view.y + s.view.h - origin.y);
+  const auto slots = PlanMemoryView(plan_arrays, Rect{origin.x, origin.y, w, h}, scale, label_h, hall);
+  needed_h_ = used_h_ = 0;
+  for (const auto& s : slots) {
+    needed_h_ = std::max(needed_h_, s.view.y + s.view.h - origin.y);
+    used_h_ = std::max({used_h_, s.view.y + s.view.h - origin.y, s.overview.y + s.overview.h - origin.y,
+                        s.label.y + s.label.h - origin.y});
+  }
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // Every line here runs along the cell grid: without anti-aliasing it is as sharp and, under a
@@ -263,22 +296,28 @@ void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale
     auto slot_it = std::find_if(slots.begin(), slots.end(), [&](const ArraySlot& s) { return s.name == a.name; });
     if (slot_it == slots.end()) continue;
     const ArraySlot& slot = *slot_it;
+    if (slot.label_only) {  // presenter mode: the step does not touch it
+      const std::string label = FitText({a.name + " (not touched by this step)", a.name}, slot.label.w - 1.0f);
+      dl->AddText(V(slot.label.x + 1.0f, slot.label.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), label.c_str());
+      if (placed) placed->push_back({shown_step.pane, "label", a.name, slot.label});
+      continue;
+    }
     const uint64_t total_cells = std::max<uint64_t>(a.count, 1) * st.map.cells_per_elem;
     // The cells in the slot's rows: a wrapped array's may be narrower than a line (the plan's choice).
     CellMap m = st.map;
     if (Rewrappable(a, m) && slot.shape.cols < m.shape.cols && slot.shape.cols % NarrowestRow(m) == 0)
       m.shape = WrapShape(total_cells, slot.shape.cols);
 
-    // The region: follow the cells the step touches in this array.
-    CellBox box;
+    // The region: follow the cells the step touches in this array, their 128-byte lines whole.
+    CellBox box, line_box;
     for (const auto* ins : shown_step.current)
-      if (ins->array == int(ai)) box.Add(a, m, *ins);
+      if (ins->array == int(ai)) box.Add(a, m, *ins), line_box.Add(a, m, *ins, true);
     const bool touched = !box.Empty();
     if (!touched) {  // the step does not touch this array: stay
-      box.r0 = box.r1 = st.window.row0;
-      box.c0 = box.c1 = st.window.col0;
+      line_box.r0 = line_box.r1 = st.window.row0;
+      line_box.c0 = line_box.c1 = st.window.col0;
     }
-    const uint64_t r0 = box.r0, c0 = box.c0, r1 = box.r1, c1 = box.c1;
+    const uint64_t r0 = line_box.r0, c0 = line_box.c0, r1 = line_box.r1, c1 = line_box.c1;
     const float cell = slot.cell * std::clamp(zoom, 1.0f, 16.0f);
     st.window = FollowWindow(m.shape, slot.view, cell, r0, c0, r1, c1, st.window);
     const GridWindow& win = st.window;
@@ -312,7 +351,10 @@ void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale
       p.row0 = win.row0;
       p.col0 = win.col0;
       p.cells_per_elem = m.cells_per_elem;
-      if (touched) p.touched = true, p.touched_r0 = r0, p.touched_c0 = c0, p.touched_r1 = r1, p.touched_c1 = c1;
+      if (touched) {
+        p.touched = true, p.touched_r0 = box.r0, p.touched_c0 = box.c0, p.touched_r1 = box.r1, p.touched_c1 = box.c1;
+        p.lines_r0 = r0, p.lines_c0 = c0, p.lines_r1 = r1, p.lines_c1 = c1;
+      }
       placed->push_back(p);
     }
 
@@ -546,6 +588,7 @@ void MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale
   dl->Flags = line_flags;
   ImGui::EndChild();
   ImGui::PopID();
+  return child_h;
 }
 
 }  // namespace ws::visual

@@ -46,9 +46,11 @@ std::map<uint64_t, CellLanes> LanesByCell(const sim::ArrayInfo& a, const CellMap
 class MemoryGridView {
  public:
   // Draws into the current ImGui window, filling `height` pixels of it (the full width). With
-  // `share`, A and B lay out their arrays together.
-  void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed,
-            MemoryPlanShare* share = nullptr);
+  // `share`, A and B lay out their arrays together. `hall` (presenter mode): the room goes to the
+  // arrays the step touches, the others are labels (PlanMemoryView). Returns the height the
+  // arrays took (less than `height` when they are drawn whole in less).
+  float Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed,
+             MemoryPlanShare* share = nullptr, bool hall = false);
 
   // Set by the pane's view menu (the app draws it; presenter mode hides it).
   float zoom = 1.0f;    // magnification of the cells, 1 to 16: the view then shows the region the step touches
@@ -67,6 +69,7 @@ class MemoryGridView {
   void Update(const ShownStep& shown_step);
   const sim::Trace* trace_ = nullptr;
   float needed_h_ = 0;  // the height last frame's plan took, past the room offered when that was short
+  float used_h_ = 0;    // the height last frame's arrays took, labels and overviews included
   std::vector<ArrayState> arrays_;  // by array id
   size_t counted_ = 0;                           // shown_step.history entries in `counts`
   const sim::WarpInstruction* last_counted_ = nullptr;

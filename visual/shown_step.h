@@ -23,7 +23,7 @@ struct ShownStep {
 
 // Where a view put something, for scripted runs and the GUI tests (written as JSON).
 struct Placed {
-  std::string pane, kind, name;  // kind: "grid", "overview", "lanes", "banks"
+  std::string pane, kind, name;  // kind: "grid", "overview", "label" (an array drawn as its name), "lanes", "banks"
   Rect rect;                     // the rectangle handed to the layout function (grids: the cells shown)
   uint64_t rows = 0, cols = 0;   // grids: the drawn shape, in cells
   float zoom = 1.0f;
@@ -32,6 +32,7 @@ struct Placed {
   uint32_t cells_per_elem = 1;       // grids: > 1 when a struct is drawn as 4-byte pieces
   bool touched = false;              // grids: the step touches the array, in cells [r0..r1] x [c0..c1]
   uint64_t touched_r0 = 0, touched_c0 = 0, touched_r1 = 0, touched_c1 = 0;
+  uint64_t lines_r0 = 0, lines_c0 = 0, lines_r1 = 0, lines_c1 = 0;  // grids: the same with its 128-byte lines whole
   float header_h = 0, slot_h = 0;  // banks
 };
 

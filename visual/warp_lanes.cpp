@@ -27,14 +27,15 @@ ImFont* LargestFont() {
 
 // The headline in the large font, the details under it in the text font, both wrapped to the
 // pane's width; the badge grows in height to hold them.
-Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, bool global, const char* what) {
+Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_headline, float scale, bool global,
+                   const char* what) {
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float avail = std::max(ImGui::GetContentRegionAvail().x, 40.0f * scale);
   const float pad = 6.0f * scale;
   const float wrap = avail - 2 * pad;
   std::string details;
   for (const auto& d : caption.details) details += (details.empty() ? "" : " \xc2\xb7 ") + d;
-  // The headline font as large as it is, shrunk (not below the text font) while the headline
+  // The headline font as large as it is, shrunk (not below the text font nor `min_headline`) while the headline
   // would take more than two lines or the badge more than half the height left in the pane: a
   // narrow or short pane keeps room for the lanes and the picture, and nothing is cut.
   ImFont* head_font = font ? font : ImGui::GetFont();
@@ -46,8 +47,9 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float scale, 
   float head_size = head_font->FontSize;
   std::string headline = WrapAtSpaces(head_font, head_size, caption.headline, wrap);
   ImVec2 hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, headline.c_str());
-  while ((hs.y > 2.5f * head_size || hs.y > room) && head_size * 0.85f >= ImGui::GetFontSize()) {
-    head_size *= 0.85f;
+  const float least = std::min(head_font->FontSize, std::max(ImGui::GetFontSize(), min_headline));
+  while ((hs.y > 2.5f * head_size || hs.y > room) && head_size > least + 0.5f) {
+    head_size = std::max(head_size * 0.85f, least);
     headline = WrapAtSpaces(head_font, head_size, caption.headline, wrap);
     hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, headline.c_str());
   }
@@ -88,7 +90,8 @@ int LabelStride(float column_w, float label_w) {
   return 32;
 }
 
-void WarpLanesView::DrawCost(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, ImFont* badge_font) {
+void WarpLanesView::DrawCost(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, ImFont* badge_font,
+                             float min_headline) {
   const sim::WarpInstruction* ins = shown_step.Focus();
   if (!shown_step.trace || !ins) {
     ImGui::TextDisabled("no memory instruction for this warp");
@@ -114,7 +117,7 @@ void WarpLanesView::DrawCost(const ShownStep& shown_step, float scale, std::vect
   else if (ImGui::CalcTextSize(brief).x <= avail_w) ImGui::TextUnformatted(brief);
   // The cost, as the simulator words it (whole block: every warp of the step).
   const sim::CaptionParts caption = sim::CaptionOf(shown_step.current);
-  const Rect badge = DrawCostBadge(caption, badge_font ? badge_font : LargestFont(), scale,
+  const Rect badge = DrawCostBadge(caption, badge_font ? badge_font : LargestFont(), min_headline, scale,
                                    ins->space == sim::Space::Global, full);
   if (placed) placed->push_back({shown_step.pane, "badge", caption.Text(), badge});
   ImGui::PopID();

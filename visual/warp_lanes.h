@@ -22,8 +22,10 @@ std::string CostHelp(bool global);
 class WarpLanesView {
  public:
   // The instruction in one line and its cost as a badge. `badge_font`: the badge's headline
-  // font (null: the largest font loaded).
-  void DrawCost(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, ImFont* badge_font = nullptr);
+  // font (null: the largest font loaded); it never shrinks below `min_headline` pixels (the share
+  // of the window's height it must keep).
+  void DrawCost(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, ImFont* badge_font = nullptr,
+                float min_headline = 0);
   // The lane strip (and, when asked, every lane's element).
   // `compact`: a thin strip without lane numbers, for a pane short of room for the picture.
   void Draw(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, bool compact = false);

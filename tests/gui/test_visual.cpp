@@ -71,20 +71,21 @@ TEST(Layout, StructsAreDrawnAsFourBytePieces) {
   EXPECT_EQ(MapCells(1, 64, 64, 16).cells_per_elem, 1u);
 }
 
-TEST(Plan, LargeArraysShowALegibleRegionWithAnOverview) {
-  // Two 64x64 lesson arrays in 642x700, scale 1, 20 px labels. Stacked: each gets
-  // (700 - 2 * (20 + 8)) / 2 = 322 px, fit min(642/64, 322/64) = 5.03 < 16 (legible at scale 1):
-  // a region at 16 px, the overview 96 px wide (min(0.15 * 642, 96)) to the right, 8 px apart;
-  // the region holds 538/16 = 33 columns (all 32 of a warp's row) and 322/16 = 20 rows.
-  // Side by side the region would hold 261/16 = 16 columns: half a warp's row. Stacked wins.
+TEST(Plan, LargeArraysShowARegionHoldingTheFootprintWithAnOverview) {
+  // Two 64x64 lesson arrays in 642x700, scale 1, 20 px labels, a step's footprint of up to 32 x 32
+  // cells (a column read with its lines whole). Stacked: each gets (700 - 2 * (20 + 8)) / 2 = 322
+  // px, fit min(642/64, 322/64) = 5.03 < 16 (legible at scale 1), and 32 rows of the legible 16 px
+  // do not fit in 322: the cells shrink to floor(322 / 32) = 10, a region with the overview 96 px
+  // wide (min(0.15 * 642, 96)) to the right, 8 px apart; the region is 538 px wide, 53 whole cells
+  // (530 px), and 32 rows (320 px) tall. Side by side: floor(317 / 32) = 9 px. Stacked wins.
   const std::vector<PlanArray> arrays = {{"d", {64, 64}, true}, {"r", {64, 64}, true}};
   const auto slots = PlanMemoryView(arrays, Rect{0, 0, 642, 700}, 1.0f, 20.0f);
   ASSERT_EQ(slots.size(), 2u);
   EXPECT_FALSE(slots[0].whole);
-  EXPECT_FLOAT_EQ(slots[0].cell, 16.0f);
+  EXPECT_FLOAT_EQ(slots[0].cell, 10.0f);
   EXPECT_FLOAT_EQ(slots[0].view.y, 20.0f);
-  EXPECT_FLOAT_EQ(slots[0].view.w, 642.0f - 96.0f - 8.0f);
-  EXPECT_FLOAT_EQ(slots[0].view.h, 322.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.w, 530.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.h, 320.0f);
   EXPECT_FLOAT_EQ(slots[0].overview.x, 538.0f + 8.0f);
   EXPECT_FLOAT_EQ(slots[0].overview.w, 96.0f);  // square array: 1.5 px a cell
   EXPECT_FLOAT_EQ(slots[0].overview.h, 96.0f);
@@ -92,13 +93,16 @@ TEST(Plan, LargeArraysShowALegibleRegionWithAnOverview) {
   EXPECT_FLOAT_EQ(slots[1].view.y, 370.0f);
 }
 
-TEST(Plan, CellsGrowWithUiScale) {
-  // The same room at scale 2 (labels twice as tall): still too small for the whole array, so
-  // the region's cells are LegibleCell(2) = 24 px, up from 16.
-  const std::vector<PlanArray> arrays = {{"d", {64, 64}, true}, {"r", {64, 64}, true}};
+TEST(Plan, CellsGrowWithUiScaleAsFarAsTheFootprintFits) {
+  // Two 64x64 arrays read along a row (a footprint of 1 x 32 cells) in 642x700: at scale 1 the
+  // region's cells are the legible 16 px (32 of them are 512 px across); at scale 2 (labels twice
+  // as tall) the legible 24 px would put 768 px across 642: the cells are floor(642 / 32) = 20,
+  // still up from 16, and the row stays whole.
+  const std::vector<PlanArray> arrays = {{"d", {64, 64}, true, 1}, {"r", {64, 64}, true, 1}};
   const auto s1 = PlanMemoryView(arrays, Rect{0, 0, 642, 700}, 1.0f, 20.0f);
   const auto s2 = PlanMemoryView(arrays, Rect{0, 0, 642, 700}, 2.0f, 40.0f);
-  EXPECT_FLOAT_EQ(s2[0].cell, 24.0f);
+  EXPECT_FLOAT_EQ(s1[0].cell, 16.0f);
+  EXPECT_FLOAT_EQ(s2[0].cell, 20.0f);
   EXPECT_GT(s2[0].cell, s1[0].cell);
 }
 
@@ -141,16 +145,16 @@ TEST(Plan, TheTinyArrayTheAtomicsUpdateStaysInSightInAShortPane) {
 TEST(Plan, TooLittleRoomNeverOverlapsSlots) {
   // 100 px for two 64x64 arrays and a tiny one at scale 2 (24 px cells, 40 px labels, 16 px
   // gaps). The tiny strip first: label 0, a 48 px cell at 40, ends at 40 + 48 + 16 = 104. Each
-  // big slot keeps one row of cells (24 px): d's label at 104, r's below it at
-  // 104 + 40 + 24 + 16 = 184.
+  // big slot keeps the step's footprint (32 rows, a column read) at the least cell, 4 px: d's
+  // label at 104, its 128 px of cells at 144, r's label below them at 144 + 128 + 16 = 288.
   const std::vector<PlanArray> arrays = {{"d", {64, 64}, true}, {"r", {64, 64}, true}, {"ans", {1, 1}, true}};
   const auto slots = PlanMemoryView(arrays, Rect{0, 0, 600, 100}, 2.0f, 40.0f);
   ASSERT_EQ(slots.size(), 3u);
   EXPECT_EQ(slots[0].name, "ans");
   EXPECT_FLOAT_EQ(slots[0].label.y, 0.0f);
-  EXPECT_FLOAT_EQ(slots[1].view.h, 24.0f);
+  EXPECT_FLOAT_EQ(slots[1].view.h, 128.0f);
   EXPECT_FLOAT_EQ(slots[1].label.y, 104.0f);
-  EXPECT_FLOAT_EQ(slots[2].label.y, 184.0f);
+  EXPECT_FLOAT_EQ(slots[2].label.y, 288.0f);
 }
 
 TEST(Plan, WholeArraysDrawWholePixelCells) {
@@ -186,11 +190,13 @@ TEST(Plan, AOneDimensionalArrayWrapsInHalfLinesWhenALineDoesNotFitAcross) {
   EXPECT_FLOAT_EQ(slots[0].view.h, 192.0f);
   EXPECT_FLOAT_EQ(slots[0].overview.x, 264.0f);
   EXPECT_FLOAT_EQ(slots[0].overview.w, 12.0f);
-  // A matrix of the same shape keeps its rows: 18 of a row's 32 cells in view.
+  // A matrix of the same shape keeps its rows, and its cells shrink until the warp's 32 are in
+  // view: floor(300 / 32) = 9 px, 288 px across.
   PlanArray matrix{"m", {128, 32}, true, 1};
   const auto m = PlanMemoryView({matrix}, Rect{0, 0, 300, 220}, 1.0f, 20.0f);
   EXPECT_EQ(m[0].shape.cols, 32u);
-  EXPECT_FLOAT_EQ(m[0].view.w, 300.0f);
+  EXPECT_FLOAT_EQ(m[0].cell, 9.0f);
+  EXPECT_FLOAT_EQ(m[0].view.w, 288.0f);
   // Rows of a line stay when the array fits whole in them: 256 floats (8 x 32) in 600 x 300 fit
   // at min(600 / 32, 272 / 8) = 18.75 -> 18 px.
   PlanArray small{"s", {8, 32}, true, 1};
@@ -211,14 +217,14 @@ TEST(Plan, OneDimensionalArraysAreArrangedForAWarpsRow) {
   // Stacked wins: every slot at x = 0, a's region 640 x 36, the whole footprint. The overview
   // cannot go beside it (646 - 640 - 12 < 0) nor below it (36 - 20 - 12 = 4 px < 18), so it
   // sits at the end of the label's line: 30 px tall, 30 * 32 / 8 = 120 px wide, at x = 526;
-  // the label keeps 646 - 120 - 12 = 514 px.
+  // the label keeps 646 - 120 - 12 = 514 px. The region ends at its last whole row: 20 px.
   const std::vector<PlanArray> arrays = {{"a", {8, 32}, true, 1}, {"b", {8, 32}, true, 1}, {"_b", {1, 32}, true, 1}};
   const auto slots = PlanMemoryView(arrays, Rect{0, 0, 646, 234}, 1.5f, 30.0f);
   ASSERT_EQ(slots.size(), 3u);
   for (const auto& s : slots) EXPECT_FLOAT_EQ(s.view.x, 0.0f) << s.name;
   EXPECT_FALSE(slots[0].whole);
   EXPECT_FLOAT_EQ(slots[0].view.w, 640.0f);
-  EXPECT_FLOAT_EQ(slots[0].view.h, 36.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.h, 20.0f);
   EXPECT_FLOAT_EQ(slots[0].overview.x, 526.0f);
   EXPECT_FLOAT_EQ(slots[0].overview.y, slots[0].label.y);
   EXPECT_FLOAT_EQ(slots[0].overview.w, 120.0f);
@@ -231,24 +237,68 @@ TEST(Plan, OneDimensionalArraysAreArrangedForAWarpsRow) {
 // A region keeps its overview beside it when the room right of a warp's footprint allows: a
 // 64x64 matrix read along a row (warp_rows 1) in 900x400 at scale 1 (legible 16 px) is a region
 // (64 x 16 = 1024 px > 900); the footprint is 32 x 16 = 512 px, so the overview takes
-// min(0.15 x 900, 96) = 96 px beside it, 8 px away: the region is 900 - 96 - 8 = 796 px wide.
+// min(0.15 x 900, 96) = 96 px beside it, 8 px away: the region has 900 - 96 - 8 = 796 px, 49
+// whole cells (784 px).
 TEST(Plan, TheOverviewGoesBesideARegionWhenTheFootprintLeavesRoom) {
   const std::vector<PlanArray> arrays = {{"m", {64, 64}, true, 1}};
   const auto slots = PlanMemoryView(arrays, Rect{0, 0, 900, 420}, 1.0f, 20.0f);
   ASSERT_EQ(slots.size(), 1u);
   EXPECT_FALSE(slots[0].whole);
-  EXPECT_FLOAT_EQ(slots[0].view.w, 796.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.w, 784.0f);
   EXPECT_FLOAT_EQ(slots[0].overview.x, 804.0f);
   EXPECT_FLOAT_EQ(slots[0].overview.y, slots[0].view.y);
 }
 
+TEST(Plan, ASharedTileIsWholeWhereverItsCellsReach16Px) {
+  // A 32x32 tile read along a row (footprint 1 x 32) in 600x600 at scale 2 (legible 24 px, 40 px
+  // labels): whole it fits at min(600, 600 - 40 - 16) / 32 = 17 px >= 16: whole, at 17. The same
+  // shape as a global array would be a region of 18 px cells (floor(600 / 32)) around the row.
+  PlanArray tile{"tile", {32, 32}, true, 1};
+  tile.tile = true;
+  const auto t = PlanMemoryView({tile}, Rect{0, 0, 600, 600}, 2.0f, 40.0f);
+  EXPECT_TRUE(t[0].whole);
+  EXPECT_FLOAT_EQ(t[0].cell, 17.0f);
+  tile.tile = false;
+  const auto g = PlanMemoryView({tile}, Rect{0, 0, 600, 600}, 2.0f, 40.0f);
+  EXPECT_FALSE(g[0].whole);
+  EXPECT_FLOAT_EQ(g[0].cell, 18.0f);
+}
+
+TEST(Plan, TheHallGivesTheRoomToWhatTheStepTouches) {
+  // Presenter mode at the transpose tile's read: in and out (64x64) untouched by the step, the
+  // tile (32x32) read down a column (footprint 32 x 1), in 340x314 at scale 1.4 (30 px labels,
+  // 11.2 px gaps, legible 19.2 px). in and out are labels side by side on the first line, each
+  // 340 / 2 wide less a gap between them; the tile's label at 30 + 11.2 = 41.2, its cells below in
+  // 314 - 41.2 - 41.2 = 231.6 px: 32 rows at floor(231.6 / 32) = 7 px, the whole tile.
+  PlanArray in{"in", {64, 64}, true}, out{"out", {64, 64}, true}, tile{"tile", {32, 32}, true, 32};
+  tile.warp_cols = 1;
+  tile.tile = tile.step_touches = true;
+  const auto slots = PlanMemoryView({in, out, tile}, Rect{0, 0, 340, 314}, 1.4f, 30.0f, true);
+  ASSERT_EQ(slots.size(), 3u);
+  EXPECT_TRUE(slots[0].label_only);
+  EXPECT_FLOAT_EQ(slots[0].label.x, 0.0f);
+  EXPECT_NEAR(slots[0].label.w, 170.0f - 11.2f, 1e-3);
+  EXPECT_TRUE(slots[1].label_only);
+  EXPECT_FLOAT_EQ(slots[1].label.x, 170.0f);
+  EXPECT_FLOAT_EQ(slots[1].view.w, 0.0f);
+  EXPECT_EQ(slots[2].name, "tile");
+  EXPECT_NEAR(slots[2].label.y, 41.2f, 1e-3);
+  EXPECT_TRUE(slots[2].whole);
+  EXPECT_FLOAT_EQ(slots[2].cell, 7.0f);
+  EXPECT_FLOAT_EQ(slots[2].overview.w, 0.0f);
+}
+
 TEST(Plan, LessonArraysGetTwiceTheHeight) {
   // One lesson array and one the warp never touches, 64x64 each, 642x700: 644 px of cells split
-  // 2:1, 429.33 and 214.67.
+  // 2:1, 429.33 and 214.67 (the second label at 20 + 429.33 + 8); each region ends at its last
+  // whole row, less than a cell short of its share.
   const std::vector<PlanArray> arrays = {{"in", {64, 64}, true}, {"other", {64, 64}, false}};
   const auto slots = PlanMemoryView(arrays, Rect{0, 0, 642, 700}, 1.0f, 20.0f);
-  EXPECT_NEAR(slots[0].view.h, 644.0f * 2 / 3, 1e-3);
-  EXPECT_NEAR(slots[1].view.h, 644.0f / 3, 1e-3);
+  EXPECT_NEAR(slots[1].label.y, 20.0f + 644.0f * 2 / 3 + 8.0f, 1e-3);
+  EXPECT_LE(slots[0].view.h, 644.0f * 2 / 3);
+  EXPECT_GT(slots[0].view.h, 644.0f * 2 / 3 - slots[0].cell);
+  EXPECT_LE(slots[1].view.h, 644.0f / 3);
+  EXPECT_GT(slots[1].view.h, 644.0f / 3 - slots[1].cell);
 }
 
 TEST(Plan, SameNameSameGeometryInBothPanes) {
@@ -320,14 +370,28 @@ TEST(BankView, NarrowColumnsLabelEveryFourthBank) {
   EXPECT_EQ(LabelStride(5.0f, 14.0f), 8);
 }
 
-TEST(BankView, StackThatDoesNotFitIsSummarised) {
-  // 32 words, room for 12 slots: 11 words and a "+21 more" row.
-  const BankStack s = FitBankStack(32, 12);
-  EXPECT_EQ(s.shown, 11);
-  EXPECT_EQ(s.more, 21);
-  const BankStack all = FitBankStack(32, 32);  // exactly fits: no summary
-  EXPECT_EQ(all.shown, 32);
-  EXPECT_EQ(all.more, 0);
+// A shared load of 4-byte words, lane l at byte address addr(l).
+template <typename F>
+sim::WarpInstruction SharedLoad(F addr) {
+  sim::WarpInstruction ins;
+  ins.space = sim::Space::Shared;
+  ins.op = sim::Op::Load;
+  ins.width = 4;
+  ins.mask = 0xffffffffu;
+  for (int l = 0; l < 32; ++l) ins.addr[l] = addr(l);
+  return ins;
+}
+
+TEST(BankView, TheTallestStackHoldsEveryLaneItsBankServes) {
+  // A column of a 32x32 float tile: lane l reads word 32 l, all in bank 0: 32 words, 32 marks.
+  EXPECT_EQ(StackMarks(sim::SharedBanks(SharedLoad([](int l) { return uint64_t(128 * l); }))), 32);
+  // The padded tile's column: word 33 l is in bank l: one mark in each bank.
+  EXPECT_EQ(StackMarks(sim::SharedBanks(SharedLoad([](int l) { return uint64_t(132 * l); }))), 1);
+  // A broadcast: every lane reads word 5; one word, 32 lanes: as tall as the conflict.
+  EXPECT_EQ(StackMarks(sim::SharedBanks(SharedLoad([](int) { return uint64_t(20); }))), 32);
+  // Lanes 0-15 read word 0 and lanes 16-31 words 32, 64, ..., 512: bank 0 serves 17 words to
+  // 16 + 16 lanes.
+  EXPECT_EQ(StackMarks(sim::SharedBanks(SharedLoad([](int l) { return l < 16 ? uint64_t(0) : uint64_t(128 * (l - 15)); }))), 32);
 }
 
 sim::Trace LoopTrace() {

@@ -457,7 +457,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   bool sass_all = false, sass_json = false;
   auto* sass = app.add_subcommand("sass", "what nvcc made of each kernel of a file: memory instructions by source "
                                           "line, registers and ptxas' messages (no GPU needed)");
-  sass->add_option("file", sass_what, "FILE.cu or FILE.cu:kernel_name")->required();
+  sass->add_option("what", sass_what, "FILE.cu, FILE.cu:kernel_name or FAMILY/VARIANT")->required();
   sass->add_option("--arch", sass_arch, "target architecture, e.g. sm_90 (default: the GPU present, else sm_90, "
                                         "the recorded devices')");
   sass->add_flag("--all", sass_all, "every instruction, in order, under its source line");

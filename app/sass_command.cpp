@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "kernels/catalog.h"
 #include "kernels/user_file.h"
 #include "toolchain/cache.h"
 #include "toolchain/compiled.h"
@@ -21,10 +22,17 @@ namespace fs = std::filesystem;
 using sim::CompiledInstruction;
 using sim::CompiledKernel;
 
+// The line table's `name` is `file`: the same path, or (a catalog variant's source, built in
+// another folder) one that ends in "/" + file.
+bool IsFile(const std::string& name, const std::string& file) {
+  return name == file || (name.size() > file.size() && name.compare(name.size() - file.size(), file.size(), file) == 0 &&
+                          name[name.size() - file.size() - 1] == '/');
+}
+
 // The instruction's line in `file` (the innermost of its inlining chain there), 0 when none.
 uint32_t LineIn(const CompiledInstruction& ins, const std::string& file) {
   for (const auto& w : ins.where)
-    if (w.file == file) return w.line;
+    if (IsFile(w.file, file)) return w.line;
   return 0;
 }
 
@@ -33,9 +41,10 @@ std::string Bytes(int64_t b) { return b < 0 ? "?" : std::to_string(b) + " B"; }
 std::string UsageText(const sim::ResourceUsage& u) {
   if (!u.Known()) return "ptxas gave no resource usage";
   std::ostringstream o;
-  o << u.registers << " registers per thread, stack " << Bytes(u.stack_bytes) << ", spill stores "
-    << Bytes(u.spill_store_bytes) << ", spill loads " << Bytes(u.spill_load_bytes) << ", static shared "
-    << Bytes(u.shared_bytes < 0 ? 0 : u.shared_bytes);
+  o << u.registers << " registers per thread, stack " << Bytes(u.stack_bytes);
+  if (u.spill_store_bytes >= 0) o << ", spill stores " << Bytes(u.spill_store_bytes);
+  if (u.spill_load_bytes >= 0) o << ", spill loads " << Bytes(u.spill_load_bytes);
+  o << ", static shared " << Bytes(u.shared_bytes < 0 ? 0 : u.shared_bytes);
   if (u.barriers >= 0) o << ", " << u.barriers << " barriers";
   return o.str();
 }
@@ -65,6 +74,23 @@ std::vector<const CompiledKernel*> Selected(const sim::CompiledModule& m, const 
   return out;
 }
 
+// The catalog's functions with code from `file` (a variant's .cuh).
+std::vector<const CompiledKernel*> FromFile(const sim::CompiledModule& m, const std::string& file, const std::string& id) {
+  std::vector<const CompiledKernel*> out;
+  for (const auto& k : m.kernels) {
+    if (!k.is_entry) continue;
+    for (const auto& ins : k.instructions)
+      if (LineIn(ins, file)) {
+        out.push_back(&k);
+        break;
+      }
+  }
+  if (out.empty())
+    throw kernels::BadRequest("the GPU build has no function with code from " + file + " (" + id +
+                              (m.kind == sim::ListingKind::Sass ? ")" : "; the listing has no source lines)"));
+  return out;
+}
+
 nlohmann::json InstructionJson(const CompiledInstruction& ins, const std::string& file) {
   nlohmann::json j{{"offset", ins.offset}, {"text", ins.text}, {"opcode", ins.opcode}, {"line", LineIn(ins, file)}};
   if (!ins.predicate.empty()) j["predicate"] = ins.predicate;
@@ -87,19 +113,25 @@ nlohmann::json UsageJson(const sim::ResourceUsage& u) {
 }  // namespace
 
 int Sass(const std::string& what, const std::string& arch_flag, bool all, bool json, std::ostream& out) {
-  if (!kernels::IsKernelFileRef(what))
-    throw kernels::BadRequest("sass takes a kernel file, FILE.cu[:kernel]; the catalog's variants are not built "
-                              "for listing yet");
-  std::string given, kernel;
-  kernels::SplitKernelFileRef(what, &given, &kernel);
-  std::error_code ec;
-  if (fs::is_directory(given, ec)) throw kernels::BadRequest(given + " is a folder, not a kernel file");
-  const std::string file = fs::absolute(given).lexically_normal().string();
-  const std::string text = toolchain::ReadText(file);
-  const std::string arch = toolchain::TargetArch(arch_flag);
-  const auto built = toolchain::CompileForListing(file, given, text, arch);
+  std::string given, kernel, file, text;
+  toolchain::CompiledFile built;
+  std::vector<const CompiledKernel*> chosen;
+  if (kernels::IsKernelFileRef(what)) {
+    kernels::SplitKernelFileRef(what, &given, &kernel);
+    std::error_code ec;
+    if (fs::is_directory(given, ec)) throw kernels::BadRequest(given + " is a folder, not a kernel file");
+    file = fs::absolute(given).lexically_normal().string();
+    text = toolchain::ReadText(file);
+    built = toolchain::CompileForListing(file, given, text, toolchain::TargetArch(arch_flag));
+    chosen = Selected(built.module, kernel, given);
+  } else {  // a catalog variant: this program's own GPU build of it
+    const auto v = kernels::FindVariant(what);
+    given = file = v.variant->source;
+    text = kernels::KernelSource(file);
+    built = toolchain::CatalogListing(toolchain::TargetArch(arch_flag));
+    chosen = FromFile(built.module, file, v.Id());
+  }
   const auto& m = built.module;
-  const auto kernels = Selected(m, kernel, given);
 
   std::vector<std::string> source;  // the file's lines, for the listing
   {
@@ -121,7 +153,7 @@ int Sass(const std::string& what, const std::string& arch_flag, bool all, bool j
     for (const auto& msg : m.messages)
       j["messages"].push_back({{"severity", msg.severity}, {"function", msg.function}, {"text", msg.text}});
     j["kernels"] = nlohmann::json::array();
-    for (const auto* k : kernels) {
+    for (const auto* k : chosen) {
       nlohmann::json jk{{"name", k->name}, {"demangled", k->demangled}, {"usage", UsageJson(k->usage)}};
       jk["instructions"] = nlohmann::json::array();
       for (const auto& ins : k->instructions)
@@ -142,7 +174,7 @@ int Sass(const std::string& what, const std::string& arch_flag, bool all, bool j
     out << msg.severity << ": " << msg.text << "\n";
     refused |= msg.severity == "error";
   }
-  for (const auto* k : kernels) {
+  for (const auto* k : chosen) {
     out << "\n" << k->demangled << "\n  " << UsageText(k->usage) << "\n";
     if (!all) {
       // Memory instructions grouped by source line, lines in order.

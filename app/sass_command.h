@@ -1,5 +1,5 @@
-// `warpscope sass FILE.cu[:kernel]`: what nvcc made of each kernel of a file, source line by
-// source line (memory instructions first, with width and predicate; --all every instruction),
+// `warpscope sass FILE.cu[:kernel]|FAMILY/VARIANT`: what nvcc made of each kernel of a file (or of
+// a catalog variant, as this program's GPU build has it), source line by source line (memory instructions first, with width and predicate; --all every instruction),
 // with ptxas' resource usage and messages; --json the same as data.
 #pragma once
 #include <ostream>

@@ -106,6 +106,10 @@ struct PtxasReport {
   std::vector<CompilerMessage> messages;
 };
 PtxasReport ParsePtxasOutput(const std::string& text);
+// `cuobjdump -res-usage` output ("Function NAME:" then "REG:32 STACK:0 SHARED:5248 LOCAL:0
+// CONSTANT[0]:552 ..."): per function its registers, stack, static shared, local and constant
+// bytes (no spills or barriers: -1).
+std::vector<std::pair<std::string, ResourceUsage>> ParseResUsage(const std::string& text);
 
 // Classifies one SASS opcode ("LDG.E.128", "ATOMS.ADD", "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU"):
 // its space, op and width (bytes per lane). Non-memory opcodes: space None.

@@ -80,3 +80,36 @@ PtxasReport ParsePtxasOutput(const std::string& text) {
 }
 
 }  // namespace ws::sim
+
+namespace ws::sim {
+
+std::vector<std::pair<std::string, ResourceUsage>> ParseResUsage(const std::string& text) {
+  static const std::regex function(R"(^\s*Function\s+([^:\s]+):)");
+  static const std::regex figure(R"(([A-Z]+(?:\[\d+\])?):(\d+))");
+  std::vector<std::pair<std::string, ResourceUsage>> out;
+  std::istringstream in(text);
+  bool expect_figures = false;
+  for (std::string l; std::getline(in, l);) {
+    std::smatch m;
+    if (std::regex_search(l, m, function)) {
+      out.emplace_back(m[1].str(), ResourceUsage{});
+      expect_figures = true;
+      continue;
+    }
+    if (!expect_figures) continue;
+    expect_figures = false;
+    ResourceUsage& u = out.back().second;
+    for (auto it = std::sregex_iterator(l.begin(), l.end(), figure); it != std::sregex_iterator(); ++it) {
+      const std::string what = (*it)[1].str();
+      const int64_t v = std::stoll((*it)[2].str());
+      if (what == "REG") u.registers = int(v);
+      else if (what == "STACK") u.stack_bytes = v;
+      else if (what == "SHARED") u.shared_bytes = v;
+      else if (what == "LOCAL") u.local_bytes = v;
+      else if (what == "CONSTANT[0]") u.constant_bytes = v;
+    }
+  }
+  return out;
+}
+
+}  // namespace ws::sim

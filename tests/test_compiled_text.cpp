@@ -284,3 +284,25 @@ TEST(Names, AKernelsShortNameDropsItsReturnTypeNamespacesAndParameters) {
   EXPECT_EQ(ShortName("void f<(anonymous namespace)::T>(int)"), "f<(anonymous namespace)::T>");
   EXPECT_EQ(Demangle("not_mangled"), "not_mangled");
 }
+
+// `cuobjdump -res-usage` of warpscope's sm_90 catalog cubin (cuobjdump 13.5), first two functions.
+TEST(CompiledText, ResUsageGivesEachFunctionsFigures) {
+  const std::string text = R"(
+Resource usage:
+ Common:
+  GLOBAL:0
+ Function _ZN2ws7kernels5cudak9transpose21transpose_rows_kernelEPKfPfii:
+  REG:32 STACK:0 SHARED:5248 LOCAL:0 CONSTANT[0]:552 TEXTURE:0 SURFACE:0 SAMPLER:0
+ Function _ZN2ws7kernels5cudak9transpose24transpose_SM_nobc_kernelEPKfPfii:
+  REG:14 STACK:16 SHARED:5248 LOCAL:0 CONSTANT[0]:552 TEXTURE:0 SURFACE:0 SAMPLER:0
+)";
+  const auto u = ws::sim::ParseResUsage(text);
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_EQ(u[0].first, "_ZN2ws7kernels5cudak9transpose21transpose_rows_kernelEPKfPfii");
+  EXPECT_EQ(u[0].second.registers, 32);
+  EXPECT_EQ(u[0].second.shared_bytes, 5248);
+  EXPECT_EQ(u[0].second.constant_bytes, 552);
+  EXPECT_EQ(u[1].second.registers, 14);
+  EXPECT_EQ(u[1].second.stack_bytes, 16);
+  EXPECT_EQ(u[1].second.spill_store_bytes, -1);  // not in this text
+}

@@ -98,6 +98,19 @@ std::string CachedListing(const std::vector<std::string>& argv, const fs::path& 
   return text;
 }
 
+// An error message for each entry whose figures exceed a limit ptxas does not check: ptxas
+// accepts a larger stack frame, the launch is refused (CUDA C++ Programming Guide, "Technical
+// Specifications per Compute Capability": local memory per thread, 512 KB).
+void SayLimits(sim::CompiledModule& m) {
+  constexpr int64_t kMaxLocalPerThread = 512 * 1024;
+  for (const auto& k : m.kernels)
+    if (k.is_entry && k.usage.stack_bytes > kMaxLocalPerThread)
+      m.messages.push_back({"error", k.name,
+                            sim::ShortName(k.demangled) + " uses " + std::to_string(k.usage.stack_bytes / 1024) +
+                                " KiB of local memory per thread; a GPU launches at most " +
+                                std::to_string(kMaxLocalPerThread / 1024) + " KiB"});
+}
+
 }  // namespace
 
 std::string TargetArch(const std::string& flag, const std::string& recorded) {
@@ -112,6 +125,75 @@ std::string TargetArch(const std::string& flag, const std::string& recorded) {
     if (std::string a = NormalArch(first); !a.empty()) return a;
   }
   return recorded;
+}
+
+CompiledFile CatalogListing(const std::string& arch) {
+  const std::string cuobjdump = FindCudaTool("cuobjdump");
+  if (cuobjdump.empty())
+    throw kernels::BadRequest("listing the catalog's kernels needs cuobjdump (tools/install-deps.sh installs it)");
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const auto size = fs::file_size(exe, ec);
+  const auto mtime = fs::last_write_time(exe, ec).time_since_epoch().count();
+  const std::string name = "cuda_families." + arch + ".cubin";
+  const fs::path cubin = BuildPath("catalog-" + ContentKey({exe.string(), std::to_string(size),
+                                                             std::to_string(mtime), name}) + ".cubin");
+  CompiledFile out;
+  out.module.arch = arch;
+  bool cubin_reused = fs::exists(cubin, ec);
+  if (!cubin_reused) {
+    const fs::path dir = TempFor(cubin);
+    fs::create_directories(dir, ec);
+    auto quoted = [](const std::string& s) {
+      std::string q = "'";
+      for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      return q + "'";
+    };
+    std::string text;
+    RunForText({"/bin/sh", "-c", "cd " + quoted(dir.string()) + " && exec " + quoted(cuobjdump) + " -xelf " +
+                                     quoted(name) + " " + quoted(exe.string())},
+               &text);
+    if (!fs::exists(dir / name, ec)) {
+      fs::remove_all(dir, ec);
+      std::string have;
+      RunForText({cuobjdump, "-lelf", exe.string()}, &have);
+      std::string archs;
+      for (size_t p = have.find("cuda_families."); p != std::string::npos; p = have.find("cuda_families.", p + 1)) {
+        const size_t a = p + 14, e = have.find(".cubin", a);
+        if (e != std::string::npos) archs += (archs.empty() ? "" : ", ") + have.substr(a, e - a);
+      }
+      throw kernels::BadRequest("this warpscope has no GPU code of the catalog for " + arch +
+                                (archs.empty() ? " (it was built without CUDA)" : "; it has " + archs));
+    }
+    Put(dir / name, cubin);
+    fs::remove_all(dir, ec);
+  }
+  bool listing_reused = false;
+  if (const std::string nvdisasm = FindCudaTool("nvdisasm"); !nvdisasm.empty()) {
+    out.module.kind = sim::ListingKind::Sass;
+    out.module.tool = "nvdisasm";
+    out.module.kernels = sim::ParseNvdisasm(CachedListing({nvdisasm, "-c", "-gi"}, cubin, &listing_reused));
+  } else {
+    out.module.kind = sim::ListingKind::SassNoLines;
+    out.module.tool = "cuobjdump";
+    out.module.kernels = sim::ParseCuobjdump(CachedListing({cuobjdump, "-sass"}, cubin, &listing_reused));
+    out.note = "cuobjdump's SASS has no source lines; nvdisasm has them (tools/install-deps.sh installs it)";
+  }
+  bool usage_reused = false;
+  const auto usage = sim::ParseResUsage(CachedListing({cuobjdump, "-res-usage"}, cubin, &usage_reused));
+  // cuobjdump's SHARED counts the 1 KiB the driver reserves per block from compute capability 8.0
+  // on (transpose/shared_rows' 32 x 33 floats: 4224 B for sm_75, 5248 B for sm_90); ptxas -v's
+  // figure, and this one, is the kernel's own.
+  const bool reserves = std::atoi(arch.c_str() + 3) >= 80;
+  for (auto& k : out.module.kernels)
+    for (const auto& [fn, u] : usage)
+      if (fn == k.name) {
+        k.usage = u;
+        if (reserves && k.usage.shared_bytes >= 1024) k.usage.shared_bytes -= 1024;
+      }
+  SayLimits(out.module);
+  out.reused = cubin_reused && listing_reused && usage_reused;
+  return out;
 }
 
 CompiledFile CompileForListing(const std::string& file, const std::string& given, const std::string& text,
@@ -148,19 +230,10 @@ CompiledFile CompileForListing(const std::string& file, const std::string& given
     out.note = "no disassembler (nvdisasm or cuobjdump): PTX shown, which ptxas still rewrites; "
                "tools/install-deps.sh installs NVIDIA's";
   }
-  for (auto& k : out.module.kernels) {
+  for (auto& k : out.module.kernels)
     for (const auto& [name, usage] : ptxas.usage)
       if (name == k.name) k.usage = usage;
-    // ptxas accepts a larger stack frame; the launch is refused (CUDA C++ Programming Guide,
-    // "Technical Specifications per Compute Capability": local memory per thread, 512 KB).
-    constexpr int64_t kMaxLocalPerThread = 512 * 1024;
-    if (k.is_entry && k.usage.stack_bytes > kMaxLocalPerThread)
-      out.module.messages.push_back(
-          {"error", k.name,
-           sim::ShortName(k.demangled) + " uses " + std::to_string(k.usage.stack_bytes / 1024) +
-               " KiB of local memory per thread; a GPU launches at most " +
-               std::to_string(kMaxLocalPerThread / 1024) + " KiB"});
-  }
+  SayLimits(out.module);
   out.reused = cubin.reused && listing_reused;
   return out;
 }

@@ -33,4 +33,10 @@ struct CompiledFile {
 CompiledFile CompileForListing(const std::string& file, const std::string& given, const std::string& text,
                                const std::string& arch);
 
+// The catalog as this program's own GPU build compiled it (nvcc -lineinfo, kernels/cuda_families.cu):
+// the cubin for `arch` taken out of the running executable with cuobjdump -xelf, listed as
+// CompileForListing lists a file's, with cuobjdump -res-usage's figures. Throws BadRequest where
+// there is no cuobjdump or the executable has no code for `arch` (naming the architectures it has).
+CompiledFile CatalogListing(const std::string& arch);
+
 }  // namespace ws::toolchain

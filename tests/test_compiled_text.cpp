@@ -285,7 +285,8 @@ TEST(Names, AKernelsShortNameDropsItsReturnTypeNamespacesAndParameters) {
   EXPECT_EQ(Demangle("not_mangled"), "not_mangled");
 }
 
-// `cuobjdump -res-usage` of warpscope's sm_90 catalog cubin (cuobjdump 13.5), first two functions.
+// `cuobjdump -res-usage` of warpscope's sm_90 catalog cubin (cuobjdump 13.5), first two functions;
+// the second's STACK changed from 0 to 16, so that a non-zero stack is read too.
 TEST(CompiledText, ResUsageGivesEachFunctionsFigures) {
   const std::string text = R"(
 Resource usage:

@@ -39,7 +39,7 @@ int GuiMain(int argc, char** argv) {
       ->check(CLI::IsMember({"counters", "chart", "l1"}));
   app.add_option("--screenshot", o.screenshot, "save a PNG of the window once loaded and stepped");
   app.add_option("--layout-out", o.layout_out, "with --screenshot: save where the views put their grids as JSON");
-  app.add_option("--frames", o.frames, "frames to draw after loading before the screenshot / quit (default 6: the two panes' shared plan and a short pane's scroll settle over a few frames)");
+  app.add_option("--frames", o.frames, "frames to draw after loading before the screenshot / quit (default 6); a screenshot then waits until two frames in a row draw the same");
   app.add_flag("--quit", o.quit, "quit after the screenshot (or after --frames frames)");
   app.add_option("--benchmark-frames", o.benchmark_frames,
                  "play one step a frame for N frames; print median frame time, variant switch and start-up times; quit");

@@ -12,6 +12,36 @@
 
 namespace ws::app {
 
+namespace {
+
+// Frames a screenshot waits, beyond --frames, for the picture to stop changing.
+constexpr int kMostSettleFrames = 240;
+
+// FNV-1a over everything a frame draws: vertices, indices, and each command's clip rectangle,
+// texture and range. Two frames with the same hash draw the same pixels.
+uint64_t HashDrawData(const ImDrawData& d) {
+  uint64_t h = 1469598103934665603ull;
+  const auto mix = [&h](const void* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 1099511628211ull;
+  };
+  for (int l = 0; l < d.CmdListsCount; ++l) {
+    const ImDrawList& list = *d.CmdLists[l];
+    mix(list.VtxBuffer.Data, size_t(list.VtxBuffer.Size) * sizeof(ImDrawVert));
+    mix(list.IdxBuffer.Data, size_t(list.IdxBuffer.Size) * sizeof(ImDrawIdx));
+    for (const ImDrawCmd& c : list.CmdBuffer) {
+      const ImTextureID tex = c.GetTexID();
+      mix(&c.ClipRect, sizeof(c.ClipRect));
+      mix(&tex, sizeof(tex));
+      mix(&c.ElemCount, sizeof(c.ElemCount));
+      mix(&c.IdxOffset, sizeof(c.IdxOffset));
+      mix(&c.VtxOffset, sizeof(c.VtxOffset));
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
 // A benchmark at a family's largest size simulates for minutes on a busy 2-core machine
 // (shortcut at n=1024: about 30 s idle, over two minutes at load 12); other scripted runs give
 // up after two minutes.
@@ -60,7 +90,7 @@ bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
     gui.Close();
     return gui.slide_export().Succeeded();
   }
-  if (gif && !gif_requested_ && (opt_.screenshot.empty() || frames_after_ >= opt_.frames)) {
+  if (gif && !gif_requested_ && (opt_.screenshot.empty() || shot_taken_)) {
     StepRange steps;  // checked by GuiMain before anything ran
     ParseStepRange(opt_.steps, &steps, nullptr);
     gui.slide_export().RequestGif(opt_.gif, steps, opt_.fps);
@@ -68,8 +98,22 @@ bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
     return true;
   }
   if (!opt_.screenshot.empty()) {
-    if (++frames_after_ != opt_.frames) return true;
+    if (shot_taken_) return true;
+    // The picture is taken once it has settled: at least --frames frames after the script, and
+    // the frame drawn the same as the one before it (a view that measures its content over a few
+    // frames, a scroll that follows, have stopped moving). So the frame saved does not depend on
+    // how fast this machine drew, or in which frame each pane's simulation arrived.
+    const uint64_t hash = HashDrawData(*ImGui::GetDrawData());
+    const bool settled = frames_after_ > 0 && hash == last_hash_;
+    last_hash_ = hash;
+    if (++frames_after_ < opt_.frames || (!settled && frames_after_ < opt_.frames + kMostSettleFrames)) return true;
+    shot_taken_ = true;
     std::string why;
+    if (!settled) {
+      std::cerr << "warpscope: the picture still changed after " << frames_after_
+                << " frames; saved the last one (something on screen moves by itself)\n";
+      ok = false;
+    }
     if (!SaveScreenshot(opt_.screenshot, fw, fh, &why)) {
       std::cerr << "warpscope: " << why << "\n";
       ok = false;

@@ -1,7 +1,7 @@
 // A scripted run of the window (tests, screenshots, documentation): once every pane is simulated,
 // go to --step, press Up/Down --iteration times and apply the --keys presses; then, after
-// --frames frames (after a kernel file's save is redrawn, with --wait-reload), save the screenshot
-// and layout, write the --gif, and quit.
+// --frames frames (after a kernel file's save is redrawn, with --wait-reload) and once two frames
+// in a row draw the same, save the screenshot and layout, write the --gif, and quit.
 #pragma once
 #include "app/gui_app.h"
 
@@ -24,6 +24,8 @@ class ScriptedRun {
   bool active_ = false;
   bool applied_ = false;
   int frames_after_ = 0;
+  uint64_t last_hash_ = 0;   // the last frame's draw data (a screenshot waits for two the same)
+  bool shot_taken_ = false;
   bool gif_requested_ = false;
   Clock::time_point deadline_;
   Clock::time_point reload_deadline_;  // --wait-reload

@@ -44,6 +44,14 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
   // scrollbar is always there: the lines' wrapping does not change with it coming and going.
   ImGui::BeginChild("source##view", ImVec2(0, height - header_h), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   if (mono_font) ImGui::PushFont(static_cast<ImFont*>(mono_font));
+  // A scroll to a line is asked again every frame until the scroll range has stayed the same for
+  // two frames: a new window's content takes a few frames to be measured, and a scroll asked
+  // before then is cut short by the range of those frames, so where the view ended up depended on
+  // the frame the simulation arrived in.
+  const float max_y = ImGui::GetScrollMaxY();
+  settled_frames_ = max_y == settle_max_ ? settled_frames_ + 1 : 0;
+  settle_max_ = max_y;
+  if (settled_frames_ >= 2) settle_line_ = 0;
   const uint32_t current = shown_step.Focus() && shown_step.trace && shown_step.Focus()->site < shown_step.trace->sites.size()
                                ? shown_step.trace->sites[shown_step.Focus()->site].line
                                : 0;
@@ -124,15 +132,19 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
           ImGui::TextWrapped("     ^ %s", m.text.c_str());
           ImGui::PopStyleColor();
         }
+    bool asked = false;
     if (marked && scrolled_to_ != ~0u - number) {  // a new error: scroll it into view once
       ImGui::SetScrollHereY(0.35f);
       scrolled_to_ = ~0u - number;
+      asked = true;
     }
     if (number == current && !errors && (scrolled_to_ != current || scrolled_version_ != shown_step.version)) {
-      if (scrolled_to_ != current) ImGui::SetScrollHereY(0.35f);
+      if (scrolled_to_ != current) ImGui::SetScrollHereY(0.35f), asked = true;
       scrolled_to_ = current;
       scrolled_version_ = shown_step.version;
     }
+    if (asked) settle_line_ = number, settled_frames_ = 0;
+    else if (number == settle_line_) ImGui::SetScrollHereY(0.35f);
     ImGui::PopID();
   }
   if (errors)

@@ -25,6 +25,9 @@ class SourceView {
  private:
   uint32_t scrolled_to_ = 0;
   uint64_t scrolled_version_ = ~0ull;
+  uint32_t settle_line_ = 0;   // the line a scroll was asked for, until the scroll range settles
+  float settle_max_ = -1.0f;   // the scroll range of the last frame
+  int settled_frames_ = 0;     // frames the range has stayed the same
 };
 
 }  // namespace ws::visual

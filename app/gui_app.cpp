@@ -185,8 +185,8 @@ void Gui::Reselect() {
 void Gui::GoToFault(Pane& p, const sim::Finding& f) {
   const auto& t = p.outcome->trace;
   const auto& sh = t.shape;
-  pb_.block = f.block.x + f.block.y * sh.grid.x + f.block.z * sh.grid.x * sh.grid.y;
-  pb_.warp = (f.thread.x + f.thread.y * sh.block.x + f.thread.z * sh.block.x * sh.block.y) / 32;
+  pb_.block = uint32_t(sh.BlockId(f.block));
+  pb_.warp = sh.ThreadId(f.thread) / sim::kWarpSize;
   Reselect();
   // Same block: jump to the faulting line now.
   for (int s = 0; s < int(p.steps.size()); ++s)

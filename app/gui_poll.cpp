@@ -52,7 +52,7 @@ void Gui::PollWorker() {
     }
     p.error.clear();
     const uint64_t blocks = r.outcome->trace.shape.grid.Count();
-    const uint64_t warps = (r.outcome->trace.shape.block.Count() + 31) / 32;
+    const uint64_t warps = r.outcome->trace.shape.WarpsPerBlock();
     if (pb_.warp >= warps) {
       message_ = "warp " + std::to_string(pb_.warp) + " is outside a block of " + std::to_string(warps) + " warps; showing warp 0";
       pb_.warp = 0;

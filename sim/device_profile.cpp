@@ -13,8 +13,9 @@ const std::vector<uint32_t>& SharedCarveoutsKiB() {
 
 const std::vector<DeviceProfile>& DeviceProfiles() {
   // Sizes from NVIDIA's H100 and H200 data sheets and the Hopper tuning guide: 132 SMs on the
-  // SXM5 boards, 256 KB of L1/shared memory per SM (up to 227 KB shared per block), 64 Ki
-  // registers, 2048 threads / 64 warps / 32 blocks per SM. The two differ in DRAM (80 GB HBM3 at
+  // SXM5 boards, 256 KB of L1/shared memory per SM (up to 227 KB shared per block, 48 KB of it
+  // static without opt-in: CUDA C++ Programming Guide, "Technical Specifications per Compute
+  // Capability"), 1024 threads per block, 64 Ki registers, 2048 threads / 64 warps / 32 blocks per SM. The two differ in DRAM (80 GB HBM3 at
   // 3.35 TB/s against 141 GB HBM3e at 4.8 TB/s) and in L2: 50 MiB on the H100, 60 MiB on the
   // H200 (as cudaGetDeviceProperties gives them), not in the SM.
   auto hopper = [](std::string name, std::string marketing, double gbps, double gib, uint64_t l2_bytes) {
@@ -25,6 +26,8 @@ const std::vector<DeviceProfile>& DeviceProfiles() {
     d.l1_shared_bytes = 256 * 1024;
     d.max_shared_per_sm = 228 * 1024;
     d.max_shared_per_block = 227 * 1024;
+    d.max_static_shared_per_block = 48 * 1024;
+    d.max_threads_per_block = 1024;
     d.shared_reserved_per_block = 1024;
     d.l2_bytes = l2_bytes;
     d.l1_ways = 4;

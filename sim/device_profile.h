@@ -17,6 +17,8 @@ struct DeviceProfile {
   uint32_t l1_shared_bytes = 0;   // unified L1 / shared memory per SM (bytes)
   uint32_t max_shared_per_sm = 0;     // largest shared-memory carve-out (bytes)
   uint32_t max_shared_per_block = 0;  // opt-in limit per block (bytes)
+  uint32_t max_static_shared_per_block = 0;  // static (__shared__) limit per block (bytes)
+  uint32_t max_threads_per_block = 0;
   uint32_t shared_reserved_per_block = 0;  // the driver's reservation per resident block (bytes)
   uint64_t l2_bytes = 0;          // device L2 (bytes)
   uint32_t l1_ways = 0, l2_ways = 0;  // associativity the model uses (not published; see cache.h)

@@ -50,7 +50,7 @@ uint32_t EngineImpl::InternSite(const char* file, uint32_t line, uint32_t column
 // ---- one block ----
 void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32_t bz) {
   const uint32_t n = uint32_t(s.block.Count());
-  block_linear = bx + s.grid.x * (by + s.grid.y * bz);
+  block_linear = uint32_t(s.BlockId({bx, by, bz}));
   block_serial = ++g_block_serial;
   barrier_epoch = 0;
   ++sync_era;
@@ -58,7 +58,7 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
   trace_block = sel.kind == Selection::Kind::All ||
                 ((sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
                  sel.block == block_linear);
-  if (hierarchy) hierarchy->BeginBlock(block_linear, (n + kWarpSize - 1) / kWarpSize, shared.bytes());
+  if (hierarchy) hierarchy->BeginBlock(block_linear, s.WarpsPerBlock(), shared.bytes());
   threads.resize(n);
   fibers.resize(n);
   sinks.resize(n);
@@ -119,7 +119,7 @@ void EngineImpl::Abandon() {
 
 // Runs the block's threads to the end, barrier by barrier.
 void EngineImpl::RunThreads(uint32_t n) {
-  const uint32_t warps = (n + kWarpSize - 1) / kWarpSize;
+  const uint32_t warps = trace.shape.WarpsPerBlock();
   for (;;) {
     for (uint32_t w = 0; w < warps; ++w) RunWarp(w * kWarpSize, std::min(n, (w + 1) * kWarpSize));
     // Every live thread now waits at a barrier.
@@ -201,7 +201,8 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
   auto& e = *impl_;
   auto t0 = std::chrono::steady_clock::now();
   e.trace.shape = s;
-  if (const std::string why = detail::LaunchRefusal(s, e.opt.max_threads); !why.empty()) {
+  const DeviceProfile& device = e.Device();
+  if (const std::string why = detail::LaunchRefusal(s, device, e.opt.max_threads); !why.empty()) {
     char shape[160];
     std::snprintf(shape, sizeof shape, "the launch of grid (%u,%u,%u) x block (%u,%u,%u)", s.grid.x,
                   s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z);
@@ -223,7 +224,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
     const auto& sel = e.opt.selection;
     const bool one_block = sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp;
     e.hierarchy = std::make_unique<MemoryHierarchy>(
-        e.opt.device ? *e.opt.device : DeviceProfiles().front(), e.opt.registers_per_thread, s,
+        device, e.opt.registers_per_thread, s,
         &e.per_site, &e.trace, one_block ? int64_t(sel.block) : -1);
     if (e.opt.control) e.hierarchy->StopWhen(&e.opt.control->cancel);
   }

@@ -12,6 +12,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include "sim/device_profile.h"
 #include "sim/engine.h"
 #include "sim/fault_guard.h"
 #include "sim/fiber_stack.h"
@@ -43,6 +44,8 @@ class EngineImpl {
 
   // ---- [SECTION] engine state -------------------------------------------------------------
   LaunchOptions opt;
+  // The device the launch is checked against and cached on: opt.device, or the H100 profile.
+  const DeviceProfile& Device() const { return opt.device ? *opt.device : DeviceProfiles().front(); }
   Trace trace;
   FindingLog findings{trace.findings, opt.max_findings};
   uint64_t generation;

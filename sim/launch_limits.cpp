@@ -3,11 +3,17 @@
 
 namespace ws::sim::detail {
 
-std::string LaunchRefusal(const LaunchShape& s, uint64_t max_threads) {
+namespace {
+std::string KiB(uint64_t bytes) { return std::to_string(bytes / 1024) + " KiB"; }
+std::string OnDevice(const DeviceProfile& d) { return " on the " + d.name + " (--device)"; }
+}  // namespace
+
+std::string LaunchRefusal(const LaunchShape& s, const DeviceProfile& d, uint64_t max_threads) {
   if (s.block.Count() == 0 || s.grid.Count() == 0) return "its grid or block is empty";
-  if (s.block.Count() > 1024)
-    return "a block of " + std::to_string(s.block.Count()) +
-           " threads is over the 1024 a block may have";
+  if (s.block.Count() > d.max_threads_per_block)
+    return "a block of " + std::to_string(s.block.Count()) + " threads is over the " +
+           std::to_string(d.max_threads_per_block) + " a block may have" + OnDevice(d);
+  // The dimension limits are the same on every compute capability the profiles describe.
   if (s.block.x > 1024 || s.block.y > 1024 || s.block.z > 64)
     return "block dimensions are over 1024 x 1024 x 64";
   if (s.grid.y > 65535 || s.grid.z > 65535 || s.grid.x > 0x7fffffffu)
@@ -17,17 +23,17 @@ std::string LaunchRefusal(const LaunchShape& s, uint64_t max_threads) {
            std::to_string(max_threads) +
            " per launch (--max-threads; the simulator runs a few million threads a second). A GPU "
            "would run it; simulate a smaller size or raise the limit";
-  if (s.dynamic_shared_bytes > kSharedLimitOptIn)
-    return std::to_string(s.dynamic_shared_bytes) +
-           " bytes of dynamic shared memory are over the 227 KiB a block may have on an H100";
+  if (s.dynamic_shared_bytes > d.max_shared_per_block)
+    return std::to_string(s.dynamic_shared_bytes) + " bytes of dynamic shared memory are over the " +
+           KiB(d.max_shared_per_block) + " a block may have" + OnDevice(d);
   return {};
 }
 
-std::string StaticSharedExcess(uint64_t static_bytes) {
-  if (static_bytes <= kSharedLimit) return {};
-  return "the kernel's shared arrays need " + std::to_string(static_bytes) +
-         " bytes, over the 48 KiB of static shared memory a block may have; the "
-         "launch stops after this block";
+std::string StaticSharedExcess(const DeviceProfile& d, uint64_t static_bytes) {
+  if (static_bytes <= d.max_static_shared_per_block) return {};
+  return "the kernel's shared arrays need " + std::to_string(static_bytes) + " bytes, over the " +
+         KiB(d.max_static_shared_per_block) + " of static shared memory a block may have" +
+         OnDevice(d) + "; the launch stops after this block";
 }
 
 }  // namespace ws::sim::detail

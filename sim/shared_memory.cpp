@@ -83,7 +83,7 @@ void Register(ThreadCtx& t, SharedSlot& slot, std::source_location loc, uint32_t
   slot.generation = e.generation;
   slot.array = a.id;
   slot.base = base;
-  const std::string excess = StaticSharedExcess(e.shared.static_bytes());
+  const std::string excess = StaticSharedExcess(e.Device(), e.shared.static_bytes());
   if (!excess.empty() && !e.abort) {
     e.abort = true;
     e.findings.Add(FindingKind::LaunchLimit, t, int(e.InternSite(loc)), excess, a.id, 0, 0, false,

@@ -211,6 +211,12 @@ struct LaunchShape {
   // `extern __shared__` arrays, which all start at the same address.
   uint32_t dynamic_shared_bytes = 0;
   uint64_t Threads() const { return grid.Count() * block.Count(); }
+  // Warps per block: threads are numbered x fastest, then y, then z, and cut into warps of 32
+  // (the last one partial); CUDA C++ Programming Guide, "Thread Hierarchy" and "SIMT Architecture".
+  uint32_t WarpsPerBlock() const { return uint32_t((block.Count() + kWarpSize - 1) / kWarpSize); }
+  // The linear id of block b, numbered as threads are (x fastest), and of thread t in its block.
+  uint64_t BlockId(const Dim3& b) const { return b.x + uint64_t(grid.x) * (b.y + uint64_t(grid.y) * b.z); }
+  uint32_t ThreadId(const Dim3& t) const { return t.x + block.x * (t.y + block.y * t.z); }
 };
 
 // Everything one simulated launch produced.

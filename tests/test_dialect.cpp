@@ -381,3 +381,14 @@ TEST(Dialect, EveryKernelFileUndefinesItsMacros) {
   }
   EXPECT_GT(files, 10);  // the catalog's variants and the test kernels were found
 }
+
+// LaunchShape numbers blocks and threads x fastest and cuts a block into warps of 32, the last
+// one partial (CUDA C++ Programming Guide, "Thread Hierarchy"); the figures are worked by hand.
+TEST(LaunchShape, WarpsPerBlockAndLinearIds) {
+  ws::sim::LaunchShape s{{4, 3, 2}, {16, 16, 1}};
+  EXPECT_EQ(s.WarpsPerBlock(), 8u);                  // 256 threads / 32
+  EXPECT_EQ(s.BlockId({1, 2, 1}), 21u);              // 1 + 4 * (2 + 3 * 1)
+  EXPECT_EQ(s.ThreadId({3, 2, 0}), 35u);             // 3 + 16 * 2
+  ws::sim::LaunchShape odd{{1, 1, 1}, {33, 1, 1}};
+  EXPECT_EQ(odd.WarpsPerBlock(), 2u);                // 32 + 1
+}

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "sim/device_profile.h"
 #include "sim/dialect.h"
 #include "sim/engine.h"
 
@@ -74,7 +75,7 @@ struct Arrays {
   Engine engine;
   std::vector<float> a, b;
   Global<float> in, out;
-  explicit Arrays(size_t n) : a(n, 1.0f), b(n, 0.0f) {
+  explicit Arrays(size_t n, ::ws::sim::LaunchOptions o = {}) : engine(std::move(o)), a(n, 1.0f), b(n, 0.0f) {
     int ia = engine.BindGlobal("in", "float", 4, n, 1, n);
     int ib = engine.BindGlobal("out", "float", 4, n, 1, n);
     in = Global<float>(a.data(), ia, engine.Array(ia).base, n);
@@ -106,7 +107,7 @@ TEST(Faults, OutOfBoundsReadIsReportedWithThreadLineAndAddress) {
   EXPECT_EQ(f->index, 64);
   EXPECT_EQ(f->address, a.engine.Array(0).base + 64 * 4);
   ASSERT_GE(f->site, 0);
-  EXPECT_EQ(t.sites[f->site].line, 20u);  // the line of `out[i] = in[i + 1]` in this file
+  EXPECT_EQ(t.sites[f->site].line, 21u);  // the line of `out[i] = in[i + 1]` in this file
   EXPECT_EQ(a.b[62], 1.0f);  // the run went on: other threads did their work
   EXPECT_EQ(a.b[63], 0.0f);  // the faulting read was skipped and read as zero
 }
@@ -166,6 +167,36 @@ TEST(Faults, MoreThan48KiBOfSharedMemoryStopsTheLaunch) {
   Arrays a(64);
   EXPECT_FALSE(a.engine.Run(Shape(4, 32), [&] { TooMuchShared(a.out); }));
   EXPECT_NE(FindKind(a.engine.trace(), FindingKind::LaunchLimit), nullptr);
+}
+
+// The per-block limits are the device profile's, and the message names the device the launch was
+// checked against (--device): the H100 without one. Both Hopper profiles allow 1024 threads and
+// 48 KiB of static shared memory per block (CUDA C++ Programming Guide, "Technical
+// Specifications per Compute Capability", 9.0); 13000 floats are 52,000 bytes.
+TEST(Faults, BlockLimitMessagesNameTheProfilesDevice) {
+  ::ws::sim::LaunchOptions h200;
+  h200.device = ::ws::sim::FindDeviceProfile("H200");
+  ASSERT_NE(h200.device, nullptr);
+  Arrays big_block(2048, h200);
+  EXPECT_FALSE(big_block.engine.Run(Shape(1, 1025), [] {}));
+  const auto* f = FindKind(big_block.engine.trace(), FindingKind::LaunchLimit);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("a block of 1025 threads is over the 1024 a block may have on the H200"),
+            std::string::npos)
+      << f->message;
+  Arrays big_shared(64, h200);
+  EXPECT_FALSE(big_shared.engine.Run(Shape(4, 32), [&] { TooMuchShared(big_shared.out); }));
+  f = FindKind(big_shared.engine.trace(), FindingKind::LaunchLimit);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("need 52000 bytes, over the 48 KiB of static shared memory a block may "
+                            "have on the H200"),
+            std::string::npos)
+      << f->message;
+  Arrays plain(2048);
+  EXPECT_FALSE(plain.engine.Run(Shape(1, 1025), [] {}));
+  f = FindKind(plain.engine.trace(), FindingKind::LaunchLimit);
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->message.find("on the H100"), std::string::npos) << f->message;
 }
 
 TEST(Faults, ShuffleMaskNamingAbsentLanesIsReported) {

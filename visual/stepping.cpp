@@ -15,7 +15,7 @@ ShownStep ShowStep(const sim::Trace& trace, const std::vector<uint32_t>& steps, 
   for (int k = step - 1; k >= 0 && k >= step - kTrailSteps; --k) s.trail.push_back(&ins[steps[k]]);
   for (int k = 0; k <= step; ++k) s.history.push_back(&ins[steps[k]]);
   if (whole_block) {
-    const uint32_t warps = uint32_t((trace.shape.block.Count() + 31) / 32);
+    const uint32_t warps = trace.shape.WarpsPerBlock();
     for (uint32_t w = 0; w < warps; ++w) {
       if (w == warp) continue;
       const auto other = WarpSteps(trace, block, w);

@@ -166,7 +166,7 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
 
   if (trace) {
     const uint32_t blocks = uint32_t(trace->shape.grid.Count());
-    const uint32_t warps = uint32_t((trace->shape.block.Count() + 31) / 32);
+    const uint32_t warps = trace->shape.WarpsPerBlock();
     ImGui::AlignTextToFramePadding();
     ImGui::Text("block %u of %u \xc2\xb7 warp %u of %u", pb.block, blocks, pb.warp, warps);
     if (ImGui::IsItemHovered())

@@ -45,6 +45,7 @@ void ValidateSize(const FamilyEntry& family, int n) {
 
 SimOutcome Simulate(const VariantRef& v, const RunRequest& request, sim::LaunchOptions options) {
   ValidateSize(*v.family, request.n);
+  if (v.family->run_apart) return v.family->run_apart(v.variant->name, request, options);
   if (!options.source_text)
     options.source_text = [](const std::string& file) { return KernelSource(file); };
   sim::Engine engine(std::move(options));

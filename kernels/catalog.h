@@ -10,15 +10,28 @@
 
 namespace ws::kernels {
 
+// What a kernel file's code printed (printf) during launch `launch` (1, 2, ...), or in its
+// description's host code between launches (0); in the order printed.
+struct PrintedText {
+  int launch = 0;
+  std::string text;
+};
+
 struct SimOutcome {
   sim::Trace trace;
   Check check;
+  std::vector<PrintedText> printed;  // kernel files only: their runs have an output of their own
+  bool printed_cut = false;          // more was printed than is kept
 };
 
 struct FamilyEntry {
   FamilyInfo info;
   std::function<Check(sim::Engine& engine, const std::string& variant, const RunRequest& request)> simulate;
   bool from_file = false;  // a kernel file opened at run time (kernels/user_file.h): info.name is its path
+  // A kernel file's runs happen in a process of their own (toolchain/runner.h) and come back
+  // whole: set instead of `simulate`.
+  std::function<SimOutcome(const std::string& variant, const RunRequest& request, const sim::LaunchOptions& options)>
+      run_apart;
 };
 
 const std::vector<FamilyEntry>& Catalog();

@@ -17,38 +17,14 @@
 
 #include "kernels/catalog.h"
 #include "kernels/user_file.h"
+#include "tests/kernel_file_support.h"
 #include "toolchain/new_file.h"
 
 namespace fs = std::filesystem;
 using namespace ws;
+using namespace ws::test;
 
 namespace {
-
-// A folder of its own for each test's files; the compiled libraries go to the build tree's cache.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    const auto tick = std::chrono::steady_clock::now().time_since_epoch().count();
-    path = fs::temp_directory_path() / ("ws-user-file-" + std::to_string(getpid()) + "-" + std::to_string(tick));
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
-
-void Write(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
-std::string Read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // y[i] = 3 x[i * STRIDE % n], n = 1000 floats, 128-thread blocks: 8 blocks, 32 warps, the last
 // with 8 active lanes (1000 = 31 * 32 + 8), so the launch is not a multiple of the block.
@@ -290,23 +266,6 @@ TEST(KernelFile, FileRefSplitsAtTheLastColonAfterTheLastSlash) {
   EXPECT_FALSE(kernels::IsKernelFileRef("transpose/naive"));
 }
 
-namespace {
-struct CliResult {
-  int code = -1;
-  std::string out;
-};
-CliResult Cli(const std::string& args) {
-  CliResult r;
-  FILE* p = popen((std::string(WARPSCOPE_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-}  // namespace
 
 TEST(KernelFileCli, StatsAcceptsAFileWhereItAcceptsAVariant) {
   TempDir dir;

@@ -32,11 +32,32 @@ std::string CompilerPath(Compiler compiler) {
 
 const std::vector<std::string>& HostFlags() {
   // -ffp-contract=off: host arithmetic as the GPU does it (as for the catalog's kernels).
-  static const std::vector<std::string> flags{"-std=c++20", "-O1", "-fPIC", "-ffp-contract=off",
-                                              "-fstack-clash-protection", "-DWS_USER_FILE", "-Wall",
-                                              "-Wno-unused-parameter", "-Wno-unused-variable"};
+  // For the memory errors the dialect cannot see (toolchain/memory_guard.h): -fsanitize=bounds
+  // checks every index into an array of known size, _GLIBCXX_ASSERTIONS the standard
+  // containers' operator[], -fstack-protector-strong a local array written past its end through a
+  // pointer (found when its function returns); -g1 keeps the line table, to name the line of a fault.
+  static const std::vector<std::string> flags{
+      "-std=c++20", "-O1", "-fPIC", "-ffp-contract=off", "-fstack-clash-protection", "-fstack-protector-strong",
+      "-DWS_USER_FILE", "-g1", "-fsanitize=bounds", "-D_GLIBCXX_ASSERTIONS", "-Wall", "-Wno-unused-parameter", "-Wno-unused-variable"};
   return flags;
 }
+
+namespace {
+
+// How the simulator's build is linked: against nothing (its symbols are the runner's, warpscope's
+// own, so no sanitizer library comes with the bounds checks), and with the file's own allocation
+// calls sent to the runner's memory guard.
+std::vector<std::string> SimulatorLinkFlags() {
+  std::string wrap = "-Wl";
+  for (const char* f : {"malloc", "calloc", "realloc", "free", "aligned_alloc", "memalign", "posix_memalign",
+                        "_Znam", "_ZnamRKSt9nothrow_t", "_ZnamSt11align_val_t", "_ZnamSt11align_val_tRKSt9nothrow_t",
+                        "_ZdaPv", "_ZdaPvm", "_ZdaPvRKSt9nothrow_t", "_ZdaPvSt11align_val_t", "_ZdaPvmSt11align_val_t",
+                        "_ZdaPvSt11align_val_tRKSt9nothrow_t"})
+    wrap += std::string(",--wrap=") + f;
+  return {"-shared", "-nodefaultlibs", "-lgcc", wrap};
+}
+
+}  // namespace
 
 int RunCompiler(Compiler compiler, const std::vector<std::string>& args, const fs::path& log, const std::string& given) {
   std::vector<std::string> argv{CompilerPath(compiler)};
@@ -105,7 +126,9 @@ CompileResult CompileForSimulator(const std::string& file, const std::string& gi
   job.file = file;
   job.given = given;
   job.flags = HostFlags();
-  job.flags.insert(job.flags.end(), {"-shared", "-I" + IncludeDir().string(), "-include", kKernelFileHeader});
+  const auto link = SimulatorLinkFlags();
+  job.flags.insert(job.flags.end(), link.begin(), link.end());
+  job.flags.insert(job.flags.end(), {"-I" + IncludeDir().string(), "-include", kKernelFileHeader});
   job.suffix = ".so";
   job.failure = "does not compile";
   return Compile(job);

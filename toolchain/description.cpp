@@ -9,13 +9,23 @@
 
 #include "toolchain/description_guard.h"
 #include "toolchain/diagnostics.h"
+#include "toolchain/memory_guard.h"
 
 namespace ws::toolchain {
 
 namespace fs = std::filesystem;
 using kernels::BadRequest;
 
-void CheckDescription(const std::string& file, const std::vector<kernels::DeclaredKernel>& kernels,
+std::vector<KernelDescription> Describe(const std::vector<kernels::DeclaredKernel>& kernels) {
+  std::vector<KernelDescription> out;
+  auto text = [](const char* s) { return std::string(s ? s : ""); };
+  for (const auto& k : kernels)
+    out.push_back({text(k.name), text(k.info.title), text(k.info.watch), text(k.info.size_meaning),
+                   text(k.info.family_title), k.info.teaching_n, k.info.timing_n, k.info.max_n, k.line});
+  return out;
+}
+
+void CheckDescription(const std::string& file, const std::vector<KernelDescription>& kernels,
                       const std::string& log) {
   std::vector<Diagnostic> problems;
   auto bad = [&](int line, std::string msg) { problems.push_back({line, 1, "error", std::move(msg)}); };
@@ -28,12 +38,12 @@ void CheckDescription(const std::string& file, const std::vector<kernels::Declar
     if (seen.count(name)) bad(k.line, "a second WS_KERNEL named '" + name + "' (the first is at line " +
                                       std::to_string(seen[name]) + ")");
     seen[name] = k.line;
-    if (!k.info.title || !*k.info.title) bad(k.line, "WS_KERNEL(" + name + "): .title is missing or empty");
-    if (k.info.teaching_n <= 0) bad(k.line, "WS_KERNEL(" + name + "): .teaching_n must be positive");
-    if (k.info.max_n < k.info.teaching_n)
-      bad(k.line, "WS_KERNEL(" + name + "): .max_n (" + std::to_string(k.info.max_n) +
-                      ") is below .teaching_n (" + std::to_string(k.info.teaching_n) + ")");
-    if (k.info.timing_n <= 0) bad(k.line, "WS_KERNEL(" + name + "): .timing_n must be positive");
+    if (k.title.empty()) bad(k.line, "WS_KERNEL(" + name + "): .title is missing or empty");
+    if (k.teaching_n <= 0) bad(k.line, "WS_KERNEL(" + name + "): .teaching_n must be positive");
+    if (k.max_n < k.teaching_n)
+      bad(k.line, "WS_KERNEL(" + name + "): .max_n (" + std::to_string(k.max_n) +
+                      ") is below .teaching_n (" + std::to_string(k.teaching_n) + ")");
+    if (k.timing_n <= 0) bad(k.line, "WS_KERNEL(" + name + "): .timing_n must be positive");
   }
   if (!problems.empty())
     throw KernelFileError(Summary(file, problems, file + ": the description is malformed"), problems, log);
@@ -57,6 +67,8 @@ kernels::Check RunDescription(const kernels::DeclaredKernel& k, const std::strin
     throw BadRequest(where + ": the description threw something that is not a std::exception");
   }
   if (fault) {
+    if (auto why = ExplainHostFault(uintptr_t(fault->address)))
+      throw BadRequest(where + ": the description's host code " + *why + "; warpscope stopped it and goes on");
     char addr[32];
     std::snprintf(addr, sizeof addr, "%p", fault->address);
     throw BadRequest(where + ": the description's host code " +

@@ -1,24 +1,20 @@
-// Loading a kernel file's compiled library (dlopen) and reading the kernels it declares.
+// Loading a compiled kernel file (dlopen) in the runner and reading the kernels it declares.
 #pragma once
-#include <memory>
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "toolchain/build.h"
 #include "toolchain/public/kernel_file.h"
 
 namespace ws::toolchain {
 
-// A loaded library: never closed, as traces and views may still point at its strings.
-struct Library {
-  void* handle = nullptr;
+struct LoadedLibrary {
   std::vector<kernels::DeclaredKernel> kernels;
+  uintptr_t begin = 0, end = 0;  // where it lies in memory
 };
 
-// Loads the simulator's build of a file (`file`: its absolute path, `given`: as the user named it)
-// and checks its description; a build loaded before (the same content key) is the same Library.
-// Throws KernelFileError when it cannot be loaded or its description is malformed.
-std::shared_ptr<const Library> LoadLibrary(const CompileResult& build, const std::string& file,
-                                           const std::string& given);
+// Loads the library (its global constructors run here) and reads its WS_KERNELs; throws
+// BadRequest ("cannot load the compiled kernel: ...") when it cannot.
+LoadedLibrary LoadLibrary(const std::string& library);
 
 }  // namespace ws::toolchain

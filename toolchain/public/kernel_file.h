@@ -27,6 +27,10 @@
 #include "kernels/sim_backend.h"
 #endif
 
+#if defined(WS_USER_FILE) && !defined(__CUDACC__)
+extern "C" void warpscope_launch_boundary(int starting);  // the runner's: a launch starts (1) or ends (0)
+#endif
+
 namespace ws::kernels {
 
 // What WS_KERNEL's fields say, in declaration order (C++ designated initialisers keep it).
@@ -103,6 +107,13 @@ class KernelSetup {
   // (CUDA: kernel<<<grid, block, shared_bytes>>>).
   template <class K, class... A>
   void Launch(dialect::dim3 grid, dialect::dim3 block_shape, size_t shared_bytes, K kernel, A... args) {
+#if defined(WS_USER_FILE) && !defined(__CUDACC__)
+    // The runner keeps what the launch prints apart and knows a kernel runs (toolchain/runner_child.cpp).
+    warpscope_launch_boundary(1);
+    struct End {
+      ~End() { warpscope_launch_boundary(0); }
+    } end;
+#endif
     b_.Launch(grid, block_shape, shared_bytes, kernel, args...);
     launched_ = true;
   }

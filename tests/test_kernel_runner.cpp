@@ -1,0 +1,220 @@
+// A student's kernel file can never take warpscope down: each way a file's own code kills its
+// process (abort, exit, a corrupted heap, stack smashing, an endless loop in host code) is one
+// error naming the file, the kernel and the line, and warpscope goes on with the same file; the
+// memory errors the dialect cannot see (a local array or a new[] block overrun) are found at
+// their lines; what a kernel prints comes back per launch.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kernels/catalog.h"
+#include "kernels/user_file.h"
+#include "tests/kernel_file_support.h"
+#include "toolchain/runner.h"
+#include "toolchain/trace_codec.h"
+
+using namespace ws;
+using namespace ws::test;
+
+namespace {
+
+// One kernel per death; the line numbers in the comments are the file's.
+const char* kDeaths =
+    "// a student's file\n"                                                            // 1
+    "__global__ void fill(Global<int> y, int n) {\n"                                   // 2
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"                               // 3
+    "  int local[4];\n"                                                                // 4
+    "  for (int j = 0; j <= i % 8; ++j) local[j] = j;\n"                               // 5
+    "  if (i < n) y[i] = local[0];\n"                                                  // 6
+    "}\n"                                                                              // 7
+    "__global__ void plain(Global<int> y, int n) {\n"                                  // 8
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"                               // 9
+    "  if (i < n) { y[i] = i; if (i == 1) printf(\"thread %d of %d\\n\", i, n); }\n"   // 10
+    "}\n"                                                                              // 11
+    "// the kernels' descriptions, one way to die each\n"                              // 12
+    "WS_KERNEL(good, .title = \"a good kernel\", .teaching_n = 64) {\n"                // 13
+    "  auto y = k.Output<int>(\"y\", k.n);\n"                                          // 14
+    "  printf(\"before\\n\");\n"                                                       // 15
+    "  k.Launch(dim3(1), dim3(64), plain, y, k.n);\n"                                  // 16
+    "}\n"                                                                              // 17
+    "WS_KERNEL(local_overrun, .title = \"a local array overrun\", .teaching_n = 64) {\n"  // 18
+    "  auto y = k.Output<int>(\"y\", k.n);\n"                                          // 19
+    "  k.Launch(dim3(1), dim3(64), fill, y, k.n);\n"                                   // 20
+    "}\n"                                                                              // 21
+    "WS_KERNEL(new_overrun, .title = \"a new[] overrun\", .teaching_n = 64) {\n"       // 22
+    "  int* a = new int[4];\n"                                                         // 23
+    "  for (int j = 0; j < 8; ++j) a[j] = j;\n"                                        // 24
+    "  auto y = k.Output<int>(\"y\", k.n); k.Launch(dim3(1), dim3(64), plain, y, a[1]);\n"  // 25
+    "}\n"                                                                              // 26
+    "WS_KERNEL(aborts, .title = \"abort\", .teaching_n = 64) {\n"                      // 27
+    "  abort();\n"                                                                     // 28
+    "}\n"                                                                              // 29
+    "WS_KERNEL(exits, .title = \"exit\", .teaching_n = 64) {\n"                        // 30
+    "  exit(3);\n"                                                                     // 31
+    "}\n"                                                                              // 32
+    "WS_KERNEL(endless, .title = \"endless\", .teaching_n = 64) {\n"                   // 33
+    "  volatile int s = 0;\n"                                                          // 34
+    "  while (true) s = s + 1;\n"                                                      // 35
+    "}\n"                                                                              // 36
+    "WS_KERNEL(double_free, .title = \"double free\", .teaching_n = 64) {\n"           // 37
+    "  volatile int* p = (int*)malloc(16);\n"                                          // 38
+    "  p[0] = 1;\n"                                                                    // 39
+    "  free((void*)p);\n"                                                              // 40
+    "  free((void*)p);\n"                                                              // 41
+    "}\n"                                                                              // 42
+    "WS_KERNEL(smashing, .title = \"stack smashing\", .teaching_n = 64) {\n"           // 43
+    "  char label[8];\n"                                                               // 44
+    "  sprintf(label, \"kernel of size %d\", k.n);\n"                                   // 45
+    "  auto y = k.Output<int>(\"y\", k.n);\n"                                          // 46
+    "  k.Launch(dim3(1), dim3(64), plain, y, int(label[0]));\n"                                 // 47
+    "}\n"                                                                              // 48
+    "__global__ void big(Global<int> y, int n) {\n"                                     // 49
+    "  int huge[4 << 20];\n"                                                           // 50
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"                               // 51
+    "  huge[i] = i;\n"                                                                 // 52
+    "  if (i < n) y[i] = huge[(i * 7) % 64];\n"                                        // 53
+    "}\n"                                                                              // 54
+    "WS_KERNEL(big_local, .title = \"16 MB local array\", .teaching_n = 64) {\n"       // 55
+    "  auto y = k.Output<int>(\"y\", k.n);\n"                                          // 56
+    "  k.Launch(dim3(1), dim3(64), big, y, k.n);\n"                                    // 57
+    "}\n";                                                                             // 58
+
+struct File {
+  TempDir dir;
+  fs::path path = dir.path / "student.cu";
+  File() { Write(path, kDeaths); }
+  std::string Id(const std::string& kernel) const { return path.string() + ":" + kernel; }
+};
+
+kernels::SimOutcome RunKernel(const std::string& id) {
+  const auto v = kernels::FindVariant(id);
+  kernels::RunRequest r;
+  r.n = v.TeachingN();
+  sim::LaunchOptions opt;
+  opt.watchdog_seconds = 1;  // the description's host code may run 4 s between launches
+  return kernels::Simulate(v, r, opt);
+}
+
+// The error a run ends with, or "(none)".
+std::string Death(const std::string& id) {
+  try {
+    RunKernel(id);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(none)";
+}
+
+bool FindingAt(const kernels::SimOutcome& o, const std::string& words, uint32_t line) {
+  for (const auto& f : o.trace.findings)
+    if (f.message.find(words) != std::string::npos && f.site >= 0 && size_t(f.site) < o.trace.sites.size() &&
+        o.trace.sites[size_t(f.site)].line == line)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(KernelRunner, EachDeathOfTheRunnerIsOneErrorNamingFileKernelAndLineAndTheFileStillRuns) {
+  File f;
+  struct Case {
+    const char* kernel;
+    const char* head;   // the file, the WS_KERNEL's line, the kernel
+    const char* what;   // what happened
+    const char* line;   // where, when known
+  };
+  const Case cases[] = {
+      {"aborts", "student.cu:27: WS_KERNEL(aborts)", "abort() was called", "at line 28"},
+      {"exits", "student.cu:30: WS_KERNEL(exits)", "called exit(3)", "at line 31"},
+      {"double_free", "student.cu:37: WS_KERNEL(double_free)", "a second free of a 16-byte block from malloc",
+       "at line 41"},
+      {"smashing", "student.cu:43: WS_KERNEL(smashing)", "stack was smashed", ""},
+      {"endless", "student.cu:33: WS_KERNEL(endless)", "without launching a kernel", "at line 35"},
+  };
+  for (const auto& c : cases) {
+    const std::string e = Death(f.Id(c.kernel));
+    EXPECT_NE(e.find(c.head), std::string::npos) << e;
+    EXPECT_NE(e.find(c.what), std::string::npos) << e;
+    EXPECT_NE(e.find(c.line), std::string::npos) << e;
+    EXPECT_NE(e.find("warpscope goes on"), std::string::npos) << e;
+    // This process is alive, and the same file's good kernel still runs: 64 threads, 2 warps,
+    // one store request each.
+    const auto good = RunKernel(f.Id("good"));
+    EXPECT_EQ(good.trace.total.global_requests[size_t(sim::Op::Store)], 2u) << c.kernel;
+  }
+}
+
+TEST(KernelRunner, LocalArrayAndNewBlockOverrunsAreFoundAtTheirLines) {
+  File f;
+  // Thread 4 is the first whose loop reaches local[4] (j <= i % 8), on line 5: the launch stops
+  // there with an out-of-bounds finding, as under compute-sanitizer.
+  const auto local = RunKernel(f.Id("local_overrun"));
+  EXPECT_TRUE(FindingAt(local, "indexed a local 'int [4]' array at 4", 5));
+  // new int[4] on line 23 is 16 bytes; a[4] on line 24 is the first byte past it.
+  const std::string e = Death(f.Id("new_overrun"));
+  EXPECT_NE(e.find("student.cu:22: WS_KERNEL(new_overrun)"), std::string::npos) << e;
+  EXPECT_NE(e.find("wrote past the end of a 16-byte block from new[] (allocated at line 23), 0 bytes after it at "
+                   "line 24"),
+            std::string::npos)
+      << e;
+}
+
+TEST(KernelRunner, ALocalArrayNoGpuWouldAcceptIsAFindingNotAFault) {
+  File f;
+  // 4 Mi ints are 16 MiB of local memory, where a GPU allows 512 KiB per thread.
+  const auto o = RunKernel(f.Id("big_local"));
+  bool overflow = false;
+  for (const auto& finding : o.trace.findings) overflow |= finding.kind == sim::FindingKind::StackOverflow;
+  EXPECT_TRUE(overflow);
+}
+
+TEST(KernelRunner, WhatAKernelPrintsComesBackPerLaunch) {
+  File f;
+  const auto o = RunKernel(f.Id("good"));
+  // The description printed "before" ahead of launch 1; thread 1 printed once in launch 1.
+  ASSERT_EQ(o.printed.size(), 2u);
+  EXPECT_EQ(o.printed[0].launch, 0);
+  EXPECT_EQ(o.printed[0].text, "before\n");
+  EXPECT_EQ(o.printed[1].launch, 1);
+  EXPECT_EQ(o.printed[1].text, "thread 1 of 64\n");
+}
+
+TEST(KernelRunnerCli, ADeathIsExitCode1WithOneLineAndJsonStaysJson) {
+  File f;
+  const auto r = Cli("stats " + f.Id("aborts") + " --json");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_EQ(r.out.find('\n'), r.out.size() - 1) << r.out;  // one line
+  EXPECT_EQ(r.out.rfind("warpscope: ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("abort() was called at line 28"), std::string::npos) << r.out;
+}
+
+// What the runner sends back reads back as it was sent: a catalog kernel's whole-block trace with
+// the L1's events, as the GUI asks for it (the L1 changes in the order the SM serves warps, not
+// the order the trace lists them, so its per-instruction counts are not ascending).
+TEST(KernelRunner, ABlocksTraceWithItsL1EventsCrossesTheBoundaryWhole) {
+  const auto v = kernels::FindVariant("transpose/naive");
+  kernels::RunRequest r;
+  r.n = v.TeachingN();
+  sim::LaunchOptions opt;
+  opt.selection = {sim::Selection::Kind::Block, 0, 0};
+  const auto sent = kernels::Simulate(v, r, opt).trace;
+  ASSERT_FALSE(sent.caches.l1_events.empty());
+  toolchain::wire::Writer w;
+  toolchain::EncodeTrace(sent, w);
+  toolchain::wire::Reader in(w.bytes());
+  const auto got = toolchain::DecodeTrace(in);
+  EXPECT_TRUE(in.AtEnd());
+  ASSERT_EQ(got.instructions.size(), sent.instructions.size());
+  EXPECT_EQ(got.caches.l1_events_until, sent.caches.l1_events_until);
+  ASSERT_EQ(got.caches.l1_events.size(), sent.caches.l1_events.size());
+  for (size_t i = 0; i < got.caches.l1_events.size(); ++i) {
+    EXPECT_EQ(got.caches.l1_events[i].line, sent.caches.l1_events[i].line);
+    EXPECT_EQ(got.caches.l1_events[i].slot, sent.caches.l1_events[i].slot);
+  }
+  for (int op = 0; op < 4; ++op) {
+    EXPECT_EQ(got.total.global_requests[op], sent.total.global_requests[op]);
+    EXPECT_EQ(got.total.global_sectors[op], sent.total.global_sectors[op]);
+  }
+  EXPECT_EQ(got.per_line.size(), sent.per_line.size());
+  EXPECT_EQ(got.findings.size(), sent.findings.size());
+}

@@ -30,7 +30,8 @@ std::vector<visual::Rgb> KeyColours() {
     add(st.Colors[c]);
   for (int lane = 0; lane < 32; ++lane) keys.push_back(visual::LaneRgb(lane));
   for (visual::Rgb c : {visual::kBackground, visual::kMasked, visual::kConflict, visual::kBankOk, visual::kLine, visual::kSector,
-                        visual::kError, visual::kHighlight, visual::Rgb{0, 0, 0}})
+                        visual::kError, visual::kErrorText, visual::kWarning, visual::kWarningText,
+                        visual::kHighlight, visual::kBlack})
     keys.push_back(c);
   for (int i = 0; i <= 8; ++i) keys.push_back(visual::HeatRgb(i / 8.0f));
   return keys;

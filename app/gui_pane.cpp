@@ -16,7 +16,7 @@ namespace ws::app {
 void Gui::DrawPane(Pane& p, float width, float height) {
   ImGui::PushID(p.name.c_str());
   const bool focused = &p == &Focused();
-  ImGui::PushStyleColor(ImGuiCol_Border, focused && Compare() ? ImVec4(0.94f, 0.89f, 0.26f, 1) : ImGui::GetStyle().Colors[ImGuiCol_Border]);
+  ImGui::PushStyleColor(ImGuiCol_Border, focused && Compare() ? ImGui::ColorConvertU32ToFloat4(visual::Pack(visual::kHighlight)) : ImGui::GetStyle().Colors[ImGuiCol_Border]);
   // The views fill the pane; a pane too short for its badge, lanes and one row of cells scrolls
   // rather than hides them (from the frame after they ran past its bottom edge).
   ImGui::BeginChild("pane", ImVec2(width, height), true,
@@ -91,7 +91,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     if (ImGui::Button("cancel##load")) worker_.Cancel(p.name == "A" ? 0 : 1);
   }
   if (!p.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.3f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(visual::Pack(visual::kErrorText)));
     ImGui::TextWrapped("%s", p.error.c_str());
     ImGui::PopStyleColor();
   }
@@ -99,7 +99,8 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     const auto& t = p.outcome->trace;
     // The launch shape is in the title's tooltip; what must not be missed is said here.
     if (!p.outcome->check.passed || t.truncated) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));
+      // A wrong result is an error; a trace cut short, a warning.
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(visual::Pack(p.outcome->check.passed ? visual::kWarningText : visual::kErrorText)));
       ImGui::TextWrapped("%s%s%s", p.outcome->check.passed ? "" : "output DIFFERS from the CPU reference",
                          !p.outcome->check.passed && t.truncated ? "; " : "", t.truncated ? "trace truncated" : "");
       ImGui::PopStyleColor();
@@ -113,7 +114,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     const float lanes_h = ImGui::GetTextLineHeight() + 24.0f * scale_ + style.ItemSpacing.y;
     p.lanes.Draw(p.shown_step, scale_, &placed_, ImGui::GetContentRegionAvail().y < lanes_h + picture_min);
     if (!info.on_hardware.empty() && !present_ && (!short_pane || ImGui::GetContentRegionAvail().y >= line_h + picture_min)) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.90f, 0.62f, 0.0f, 1));  // Okabe-Ito orange
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);  // a footnote
       const std::string note = "On the GPU: " + info.on_hardware;
       // The note is a footnote to the picture: wrapped whole only in a pane tall enough that its
       // lines do not take the rows a warp's footprint needs (24 lines); else one line and a tooltip.

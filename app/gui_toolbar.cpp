@@ -148,7 +148,7 @@ void Gui::DrawPicker() {
   FlowNext(ImGui::CalcTextSize("exporting...").x + style.FramePadding.x * 2);
   export_.DrawButton(*this, scale_);
   if (!message_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.9f, 0.62f, 0.0f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(visual::Pack(visual::kWarningText)));
     ImGui::TextWrapped("%s", message_.c_str());
     ImGui::PopStyleColor();
     FlowNext(ImGui::CalcTextSize("dismiss").x + style.FramePadding.x * 2);

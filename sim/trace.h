@@ -106,7 +106,8 @@ struct ServedSector {
 // caches were not modelled); returns how many (at most 32). Shared instructions have none.
 int ServedSectors(const WarpInstruction& ins, ServedSector (&out)[kWarpSize]);
 
-// Simulator's counters under Nsight Compute's metric names (see MetricNames()).
+// The simulator's counters of a launch (or of one source line); sim::Metrics (sim/metrics.h) gives
+// them Nsight Compute's metric names.
 struct Counters {
   uint64_t global_requests[4] = {};  // indexed by Op: ld, st, atom, red
   uint64_t global_sectors[4] = {};

@@ -120,9 +120,7 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     if (r.variant == name_b && r.error.empty()) rb = &r;
   }
   if (ra && rb && ra != rb) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.94f, 0.89f, 0.26f, 1));
     ImGui::TextWrapped("%s", SpeedComparison(name_a, ra->ms, name_b, rb->ms).c_str());
-    ImGui::PopStyleColor();
   }
   const std::string legend = TimingsLegend(timings.rows);
   if (!legend.empty()) ImGui::TextWrapped("%s", legend.c_str());
@@ -133,7 +131,7 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     ImGui::PushID(int(i));
     const bool is_shown = r.variant == name_a || r.variant == name_b;
     if (!r.error.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.4f, 0.3f, 1));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(Pack(kErrorText)));
       ImGui::TextWrapped("%s: %s", r.variant.c_str(), r.error.c_str());
       ImGui::PopStyleColor();
       ImGui::PopID();
@@ -152,7 +150,7 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
     ImGui::TextWrapped("%s", text.c_str());
     if (!is_shown) ImGui::PopStyleColor();
     const float frac = max_ms > 0 ? float(r.ms / max_ms) : 0;
-    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, is_shown ? ImVec4(0.0f, 0.45f, 0.70f, 1) : ImVec4(0.35f, 0.35f, 0.4f, 1));
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, ImGui::ColorConvertU32ToFloat4(Pack(is_shown ? kBarShown : kBarOther)));
     ImGui::ProgressBar(frac, ImVec2(-1, 6 * scale), "");
     ImGui::PopStyleColor();
     ImGui::EndGroup();

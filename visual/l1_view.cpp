@@ -150,7 +150,7 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     if (g.cell > 0) {
       ImDrawList* dl = ImGui::GetWindowDrawList();
       const float w = g.cell * float(g.cols), h = g.cell * float(g.rows);
-      dl->AddRectFilled(origin, V(origin.x + w, origin.y + h), Pack({40, 40, 48}));
+      dl->AddRectFilled(origin, V(origin.x + w, origin.y + h), Pack(kBoxFill));
       const float inset = g.cell >= 6 ? 0.5f * std::max(1.0f, std::round(scale)) : 0.0f;
       auto slot_rect = [&](uint32_t s) {
         const uint32_t set = s / c.l1_ways, way = s % c.l1_ways;
@@ -161,7 +161,7 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
       for (uint32_t s = 0; s < slots; ++s) {
         if (state_.Line(s) == L1State::kEmpty) continue;
         const Rect r = slot_rect(s);
-        const Rgb col = slot_array[s] >= 0 ? ArrayRgb(slot_array[s]) : Rgb{150, 150, 150};
+        const Rgb col = slot_array[s] >= 0 ? ArrayRgb(slot_array[s]) : kFrame;
         const uint8_t v = state_.Valid(s);
         if (v == 0xf) {
           dl->AddRectFilled(V(r.x, r.y), V(r.x + r.w, r.y + r.h), Pack(col));

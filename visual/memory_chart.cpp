@@ -141,9 +141,9 @@ void MemoryChartView::Draw(const MemoryFlow* a, const MemoryFlow* b, float scale
   const float pad = 4.0f * scale;
   const float arrow_w = 14.0f * scale;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImU32 frame = Pack(Rgb{150, 150, 160});
-  const ImU32 fill = Pack(Rgb{40, 44, 56});
-  const ImU32 hit = Pack(Rgb{0, 158, 115});  // Okabe-Ito bluish green: L1 hits
+  const ImU32 frame = Pack(kFrame);
+  const ImU32 fill = Pack(kBoxFill);
+  const ImU32 hit = Pack(kServedL1);
   const ImU32 arrow = Pack(kSector);
   const char* level_names[4] = {"warps", "L1", "L2", "DRAM"};
   ImVec2 origin = ImGui::GetCursorScreenPos();

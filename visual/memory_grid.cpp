@@ -416,7 +416,7 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
       for (uint64_t e = e0; e < e1; ++e) {
         const uint64_t first = e * m.cells_per_elem, r = first / m.shape.cols;
         if (r < win.row0 || r >= win.row0 + win.rows) continue;
-        OutlineRun(dl, g, first, first + m.cells_per_elem, IM_COL32(190, 190, 205, 200), std::max(1.0f, scale));
+        OutlineRun(dl, g, first, first + m.cells_per_elem, Pack(kPieceOutline, 200), std::max(1.0f, scale));
       }
     }
     // One word, many lanes: the lanes' colours side by side across the cell (lane order, left to

@@ -45,10 +45,10 @@ Rgb TouchedRgb(float t) {
 }
 
 Rgb ArrayRgb(int array) {
-  // Hues no mark takes (Paul Tol's light cyan and orange, and pale green, lavender, magenta,
-  // slate): a line's array never reads as a lane, a conflict, a served level or the yellow of
+  // Hues no other colour of palette.h takes (light cyan, pink, green, magenta, olive, wine): a
+  // line's array never reads as a lane, a conflict, a served level, an error or the yellow of
   // "just arrived" (tests/gui/test_visual.cpp, Palette.ArrayHuesMeanNothingElse).
-  static constexpr Rgb kHues[] = {{153, 221, 255}, {238, 136, 102}, {204, 221, 170}, {190, 170, 240}, {220, 60, 220}, {120, 130, 160}};
+  static constexpr Rgb kHues[] = {{153, 221, 255}, {255, 170, 187}, {40, 240, 40}, {220, 60, 220}, {170, 170, 0}, {136, 34, 85}};
   return kHues[(array < 0 ? 0 : array) % 6];
 }
 

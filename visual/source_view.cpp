@@ -30,7 +30,7 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
         "The kernel as it is compiled for both the GPU and the simulator. Highlighted: the line of\n"
         "the current instruction. Right: this launch's global sectors / ideal and shared wavefronts\n"
         "per line, over the whole launch. Hover a line for all its counters.");
-  const ImVec4 red(kConflict.r / 255.f, kConflict.g / 255.f, kConflict.b / 255.f, 1);
+  const ImVec4 red = ImGui::ColorConvertU32ToFloat4(Pack(kErrorText));
   float header_h = ImGui::GetTextLineHeightWithSpacing();
   if (errors) {
     ImGui::PushStyleColor(ImGuiCol_Text, red);
@@ -100,7 +100,7 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
     if (errors)
       for (const auto& m : *errors) marked |= m.line == int(number);
     if (marked)
-      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + row_h + ImGui::GetStyle().ItemSpacing.y), Pack(kConflict, 60));
+      ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + row_h + ImGui::GetStyle().ItemSpacing.y), Pack(kError, 60));
     ImGui::BeginGroup();
     ImGui::TextUnformatted(num);
     ImGui::SameLine(0, 0);
@@ -112,8 +112,8 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
     if (c) {
       if (counter_beside) ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - counter_w);
       else ImGui::SetCursorPosX(ImGui::GetWindowContentRegionMax().x - counter_w);
-      ImGui::TextColored(wasteful ? ImVec4(kConflict.r / 255.f, kConflict.g / 255.f, kConflict.b / 255.f, 1)
-                                  : ImVec4(0.6f, 0.6f, 0.6f, 1),
+      ImGui::TextColored(wasteful ? ImGui::ColorConvertU32ToFloat4(Pack(kConflict))
+                                  : ImGui::GetStyle().Colors[ImGuiCol_TextDisabled],
                          "%s", counter.c_str());
     }
     if ((hovered || ImGui::IsItemHovered()) && c) {

@@ -89,7 +89,7 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
       const float mark[4] = {float(pb.block % gx), float(pb.block / gx), float(pb.block % gx), float(pb.block / gx)};
       const Hit h = CellMap("grid##map", gx, gy, cell, [&](uint32_t x, uint32_t y) {
         const uint32_t b = y * gx + x;
-        return b == pb.block ? Pack(kHighlight) : b < blocks ? Pack({70, 80, 95}) : Pack(kBackground);
+        return b == pb.block ? Pack(kHighlight) : b < blocks ? Pack(kOtherBlock) : Pack(kBackground);
       }, mark, 8 * scale, thick);
       const uint32_t b = uint32_t(h.y) * gx + uint32_t(h.x);
       if (h.x >= 0 && b < blocks) {
@@ -114,7 +114,7 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
         const uint32_t t = y * bx + x;
         if (t >= threads) return Pack(kBackground);
         if (t / 32 == pb.warp) return Pack(LaneRgb(int(t % 32)));
-        return pb.whole_block ? Pack({90, 90, 100}) : Pack(t / 32 % 2 ? Rgb{55, 55, 62} : Rgb{70, 70, 78});
+        return pb.whole_block ? Pack(kShownWarps) : Pack(kOtherWarp[t / 32 % 2]);
       }, mark, 8 * scale, thick);
       const uint32_t t = uint32_t(h.y) * bx + uint32_t(h.x);
       if (h.x >= 0 && t < threads) {

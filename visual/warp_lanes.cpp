@@ -55,13 +55,13 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_hea
   }
   const Rect r{p.x, p.y, std::min(avail, std::max(hs.x, ds.x) + 2 * pad), hs.y + gap + ds.y + 2 * pad};
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.x + r.w, r.y + r.h), Pack({48, 46, 20}), 4.0f * scale);
+  dl->AddRectFilled(ImVec2(r.x, r.y), ImVec2(r.x + r.w, r.y + r.h), Pack(kHeadlineFill), 4.0f * scale);
   dl->AddRect(ImVec2(r.x, r.y), ImVec2(r.x + r.w, r.y + r.h), Pack(kHighlight, 160), 4.0f * scale, 0,
               std::max(1.0f, scale));
   dl->AddText(head_font, head_size, ImVec2(r.x + pad, r.y + pad), Pack(kHighlight), headline.c_str(), nullptr, wrap);
   if (!details.empty())
     dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x + pad, r.y + pad + hs.y + gap),
-                Pack({230, 224, 170}), details.c_str(), nullptr, wrap);
+                Pack(kHeadlineDetail), details.c_str(), nullptr, wrap);
   ImGui::Dummy(ImVec2(r.w, r.h));
   if (ImGui::IsItemHovered())
     WrappedTooltip(std::string(what) + "\n\n" + CostHelp(global));
@@ -147,7 +147,7 @@ void WarpLanesView::Draw(const ShownStep& shown_step, float scale, std::vector<P
       dl->AddText(ImVec2(b.x + pad, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), num);
     }
     dl->AddRectFilled(ImVec2(b.x + pad, b.y), ImVec2(b.x + b.w - pad, b.y + b.h), Pack(on ? LaneRgb(lane) : kMasked));
-    if (!on) dl->AddRect(ImVec2(b.x + pad, b.y), ImVec2(b.x + b.w - pad, b.y + b.h), Pack({120, 120, 120}));
+    if (!on) dl->AddRect(ImVec2(b.x + pad, b.y), ImVec2(b.x + b.w - pad, b.y + b.h), Pack(kMaskedOutline));
     const ImVec2 m = ImGui::GetIO().MousePos;
     if (ImGui::IsWindowHovered() && m.x >= b.x && m.x < b.x + b.w && m.y >= b.y && m.y < b.y + b.h) hovered = lane;
   }

@@ -614,15 +614,17 @@ TEST(Palette, NeighbouringLanesDifferAndNoneIsMaskedGrey) {
 }
 
 // Every colour one meaning: an array's colour in the L1 view (yellow was both "array t" and "arrived
-// since the warp's last step") is at least 60 apart (Euclidean, 0-255 RGB) from every mark, every
-// lane and every other array's.
+// since the warp's last step") is at least 60 apart (Euclidean, 0-255 RGB) from every other colour
+// palette.h names, every lane and every other array's.
 TEST(Palette, ArrayHuesMeanNothingElse) {
   auto apart = [](Rgb a, Rgb b) {
     const double dr = a.r - b.r, dg = a.g - b.g, db = a.b - b.b;
     return std::sqrt(dr * dr + dg * dg + db * db);
   };
   const Rgb marks[] = {kBackground, kCellEmpty, kMasked, kConflict, kBankOk, kLine, kSector, kServedL1,
-                       kServedL2, kServedDram, kError, kWarning, kHighlight};
+                       kServedL2, kServedDram, kError, kErrorText, kWarning, kWarningText, kHighlight,
+                       kHeadlineFill, kHeadlineDetail, kFrame, kBoxFill, kPieceOutline, kMaskedOutline,
+                       kOtherBlock, kOtherWarp[0], kOtherWarp[1], kShownWarps, kBarShown, kBarOther, kBlack};
   for (int a = 0; a < 6; ++a) {
     for (const Rgb m : marks) EXPECT_GE(apart(ArrayRgb(a), m), 60.0) << "array " << a;
     for (int l = 0; l < 32; ++l) EXPECT_GE(apart(ArrayRgb(a), LaneRgb(l)), 60.0) << "array " << a << ", lane " << l;

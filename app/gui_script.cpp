@@ -109,11 +109,9 @@ bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
     if (++frames_after_ < opt_.frames || (!settled && frames_after_ < opt_.frames + kMostSettleFrames)) return true;
     shot_taken_ = true;
     std::string why;
-    if (!settled) {
+    if (!settled)  // said, not fatal: the frame saved is still the same frame count after the script
       std::cerr << "warpscope: the picture still changed after " << frames_after_
                 << " frames; saved the last one (something on screen moves by itself)\n";
-      ok = false;
-    }
     if (!SaveScreenshot(opt_.screenshot, fw, fh, &why)) {
       std::cerr << "warpscope: " << why << "\n";
       ok = false;

@@ -28,9 +28,9 @@ if has bench; then
     "$WS" bench "$fam" ${n:+--n $n} --json "$LOGS/bench_$fam.json" 2>>"$LOGS/bench_progress.txt" | tee -a "$OUT/bench.txt"
     echo "bench $fam exit code ${PIPESTATUS[0]}" | tee -a "$OUT/bench.txt"
   done
-  python3 - "$OUT" <<'PY'
+  python3 - "$OUT" "$LOGS" <<'PY'
 import glob, json, sys
-out = sys.argv[1]
+out, logs = sys.argv[1], sys.argv[2]
 merged = None
 for f in sorted(glob.glob(logs + "/bench_*.json")):
     j = json.load(open(f))

@@ -1,4 +1,5 @@
-// The command-line interface. Every failure is one line on stderr and a distinct exit code.
+// The command-line interface: its parser and the commands list, stats, trace, new, open and sass
+// (bench and table have files of their own). Every failure is one line on stderr and a distinct exit code.
 #include "app/cli.h"
 
 #include <unistd.h>
@@ -11,25 +12,40 @@
 #include <charconv>
 #include <climits>
 #include <cstdint>
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <iostream>
-#include <sstream>
-#include <thread>
 
+#include "app/cli_commands.h"
 #include "app/report.h"
 #include "app/sass_command.h"
 #include "app/seed_table.h"
 #include "kernels/catalog.h"
-#include "kernels/gpu_runner.h"
 #include "kernels/user_file.h"
-#include "kernels/user_file_gpu.h"
-#include "toolchain/new_file.h"
 #include "sim/device_profile.h"
+#include "toolchain/new_file.h"
 
 namespace ws::app {
+
+int cli::Fail(const kernels::SimOutcome& o) {
+  for (const auto& f : o.trace.findings)
+    if (sim::IsError(f.kind)) return kFailed;
+  return o.check.passed ? kOk : kFailed;
+}
+
+std::filesystem::path cli::AssetsDir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(WARPSCOPE_ASSETS, ec)) return WARPSCOPE_ASSETS;
+  char buf[4096];
+  const ssize_t len = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (len > 0) {
+    const fs::path exe_dir = fs::path(std::string(buf, size_t(len))).parent_path();
+    for (const auto& p : {exe_dir / "assets", exe_dir / ".." / "assets", exe_dir / ".." / "share" / "warpscope" / "assets"})
+      if (fs::is_directory(p, ec)) return p;
+  }
+  return WARPSCOPE_ASSETS;
+}
+
 namespace {
 
 // A whole decimal integer from `lo` to `hi`, or BadRequest naming the flag: no empty value, no
@@ -67,104 +83,19 @@ kernels::Block ParseBlock(const std::string& s) {
   return b;
 }
 
-int Fail(const kernels::SimOutcome& o) {
-  for (const auto& f : o.trace.findings)
-    if (sim::IsError(f.kind)) return kFailed;
-  return o.check.passed ? kOk : kFailed;
-}
-
-// ---- bench ----
-
-// The variants a bench argument names: "" every variant, "family" its variants, "family/variant".
-std::vector<std::string> BenchIds(const std::string& what) {
-  std::vector<std::string> ids;
-  if (kernels::IsKernelFileRef(what)) {  // a kernel file: the kernel named, else all of them
-    const auto v = kernels::FindVariant(what);
-    std::string file, kernel;
-    kernels::SplitKernelFileRef(what, &file, &kernel);
-    if (!kernel.empty()) return {v.Id()};
-    for (const auto& k : v.family->info.variants) ids.push_back(v.family->info.name + ":" + k.name);
-    return ids;
-  }
-  if (what.find('/') != std::string::npos) {
-    ids.push_back(kernels::FindVariant(what).Id());
-    return ids;
-  }
-  std::string known;
-  for (const auto& f : kernels::Catalog()) {
-    known += (known.empty() ? "" : ", ") + f.info.name;
-    if (!what.empty() && f.info.name != what) continue;
-    for (const auto& v : f.info.variants) ids.push_back(f.info.name + "/" + v.name);
-  }
-  if (ids.empty()) throw kernels::BadRequest("unknown family '" + what + "'; known: " + known);
-  return ids;
-}
-
-// assets/: the build's source tree, else beside the executable (installed or copied).
-std::filesystem::path AssetsDir() {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(WARPSCOPE_ASSETS, ec)) return WARPSCOPE_ASSETS;
-  char buf[4096];
-  const ssize_t len = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (len > 0) {
-    const fs::path exe_dir = fs::path(std::string(buf, size_t(len))).parent_path();
-    for (const auto& p : {exe_dir / "assets", exe_dir / ".." / "assets", exe_dir / ".." / "share" / "warpscope" / "assets"})
-      if (fs::is_directory(p, ec)) return p;
-  }
-  return WARPSCOPE_ASSETS;
-}
-
-std::string Fixed(double v, int digits) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.*f", digits, v);
-  return b;
-}
-
-void PrintBench(std::ostream& out, const kernels::BenchReport& r) {
-  out << (r.recorded ? "recorded on " : "measured on ") << r.device << " (" << r.driver << ", " << r.date
-      << ")";
-  if (r.copy_gbps > 0) out << "; device-to-device copy " << Fixed(r.copy_gbps, 0) << " GB/s";
-  if (r.fp32_lane_gops > 0) out << "; FP32 lane peak " << Fixed(r.fp32_lane_gops, 0) << " Gop/s";
-  out << "\n";
-  if (r.runs > 0)
-    out << r.runs << " timed runs per variant after " << r.warmup << " warm-up"
-        << (r.l2_flushed ? ", L2 flushed before each" : ", L2 not flushed") << "\n";
-  char b[256];
-  std::snprintf(b, sizeof b, "%-26s %6s %10s %21s %9s %9s %7s %8s  %s\n", "variant", "n", "ms", "spread (min..max)",
-                "GB/s", "Gop/s", "% peak", "speed-up", "check");
-  out << b;
-  for (const auto& t : r.timings) {
-    if (!t.error.empty() && t.ms_median <= 0) {
-      std::snprintf(b, sizeof b, "%-26s %6d  ", t.variant.c_str(), t.n);
-      out << b << "ERROR: " << t.error << "\n";
-      continue;
-    }
-    const std::string spread = Fixed(t.ms_min, 4) + ".." + Fixed(t.ms_max, 4);
-    std::snprintf(b, sizeof b, "%-26s %6d %10.4f %21s %9.1f %9s %6.1f%% %8s  %s\n", t.variant.c_str(), t.n,
-                  t.ms_median, spread.c_str(), t.gbps, t.gops > 0 ? Fixed(t.gops, 1).c_str() : "-",
-                  t.pct_of_peak, t.speedup > 0 ? (Fixed(t.speedup, 2) + "x").c_str() : "-",
-                  t.check.passed ? "passed" : "FAILED");
-    out << b;
-    if (!t.error.empty()) out << "    " << t.error << "\n";
-  }
-  bool arith = false, memory = false;
-  for (const auto& t : r.timings) {
-    if (t.peak_meaning.rfind("FP32", 0) == 0) arith = true;
-    else if (!t.peak_meaning.empty()) memory = true;
-  }
-  if (memory) out << "% peak of memory-bound families: of the device-to-device copy bandwidth\n";
-  if (arith) out << "% peak of shortcut and pairs: of the FP32 lane peak, one operation per lane per clock\n";
-}
+// Ctrl-C during stats, trace or table: the engine stops at its next check (every access, barrier and
+// watchdog tick), so even a kernel that loops forever ends, and the command says what it stopped.
+sim::RunControl g_control;
+extern "C" void OnInterrupt(int) { g_control.cancel.store(true, std::memory_order_relaxed); }
 
 }  // namespace
 
 std::vector<RecordedFile> LoadRecordedResults(std::vector<std::string>* problems) {
-  return kernels::LoadRecordedResults(AssetsDir() / "recorded", problems);
+  return kernels::LoadRecordedResults(cli::AssetsDir() / "recorded", problems);
 }
 
 std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems) {
-  return kernels::LoadRecordedNcuFiles(AssetsDir() / "recorded" / "ncu", problems);
+  return kernels::LoadRecordedNcuFiles(cli::AssetsDir() / "recorded" / "ncu", problems);
 }
 
 void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
@@ -188,173 +119,6 @@ void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
   if (!opt.device && !files.empty()) opt.device = sim::FindDeviceProfile(files.front().device);
   if (!opt.device) opt.device = &sim::DeviceProfiles().front();
 }
-
-namespace {
-
-// Times `ids` on the GPU, printing the runner's progress on stderr; the report's device is empty
-// when the device would not open.
-kernels::GpuRunner::Status MeasureOnGpu(const std::vector<std::string>& ids, int n, int runs, bool single_launch) {
-  kernels::GpuRunner runner;
-  runner.Start(ids, n, runs, single_launch);
-  std::string last;
-  kernels::GpuRunner::Status s;
-  for (;;) {
-    s = runner.Poll();
-    if (s.message != last) {
-      std::cerr << s.message << "\n";
-      last = s.message;
-    }
-    if (!s.running) return s;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-}
-
-int Bench(const std::string& what, int n, int runs, const std::string& json_path, bool recorded,
-          bool single_launch) {
-  namespace fs = std::filesystem;
-  if (recorded) {
-    std::vector<std::string> problems;
-    auto files = LoadRecordedResults(&problems);
-    if (!problems.empty()) throw std::runtime_error(problems.front());
-    if (files.empty())
-      throw kernels::BadRequest("no recorded results in " + (AssetsDir() / "recorded").string());
-    const auto ids = BenchIds(what);
-    std::vector<int> sizes;  // recorded sizes of the variants asked for, at any n
-    for (auto& [path, r] : files) {
-      std::erase_if(r.timings, [&](const kernels::Timing& t) {
-        return std::find(ids.begin(), ids.end(), t.variant) == ids.end();
-      });
-      for (const auto& t : r.timings) sizes.push_back(t.n);
-      std::erase_if(r.timings, [&](const kernels::Timing& t) { return n > 0 && t.n != n; });
-    }
-    std::erase_if(files, [](const RecordedFile& f) { return f.report.timings.empty(); });
-    if (files.empty()) {
-      const std::string asked = what.empty() ? "any variant" : what;
-      if (sizes.empty()) throw kernels::BadRequest("no recorded result for " + asked);
-      std::sort(sizes.begin(), sizes.end());
-      sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-      std::string list;
-      for (int s : sizes) list += (list.empty() ? "" : ", ") + std::to_string(s);
-      throw kernels::BadRequest("no recorded result for " + asked + " at n=" + std::to_string(n) +
-                                "; recorded sizes: " + list);
-    }
-    for (const auto& [path, r] : files) {
-      PrintBench(std::cout, r);
-      std::cout << "(from " << path << ")\n";
-    }
-    return kOk;
-  }
-  const auto ids = BenchIds(what);
-  std::string why;
-  if (!kernels::CudaAvailable(&why)) {
-    std::cerr << "warpscope: " << why << " (warpscope bench --recorded shows recorded results)\n";
-    return kNoCudaDevice;
-  }
-  if (kernels::IsKernelFileRef(what)) {
-    // The file compiled for the simulator (FindVariant above, so its description is checked);
-    // now built for the GPU with nvcc and timed in a process of its own.
-    const auto report = kernels::TimeKernelFileOnGpu(what, n, runs);
-    PrintBench(std::cout, report);
-    if (!json_path.empty() && !kernels::SaveReport(report, json_path, &why)) throw std::runtime_error(why);
-    for (const auto& t : report.timings)
-      if (!t.error.empty() || !t.check.passed) return kFailed;
-    return kOk;
-  }
-  const auto s = MeasureOnGpu(ids, n, runs, single_launch);
-  if (s.report.device.empty()) {  // the device would not open
-    std::cerr << "warpscope: " << s.message << "\n";
-    return kNoCudaDevice;
-  }
-  PrintBench(std::cout, s.report);
-  if (!json_path.empty()) {
-    if (!kernels::SaveReport(s.report, json_path, &why)) throw std::runtime_error(why);
-  }
-  for (const auto& t : s.report.timings)
-    if (!t.error.empty() || !t.check.passed) return kFailed;
-  return kOk;
-}
-
-// Ctrl-C during stats, trace or table: the engine stops at its next check (every access, barrier and
-// watchdog tick), so even a kernel that loops forever ends, and the command says what it stopped.
-sim::RunControl g_control;
-extern "C" void OnInterrupt(int) { g_control.cancel.store(true, std::memory_order_relaxed); }
-
-// ---- table ----
-
-// The recorded ncu file for `family`: the first that has any of its variants, else the first
-// that loads; null when there is none.
-std::optional<RecordedNcu> FindRecordedNcu(const std::string& family, std::vector<std::string>* problems) {
-  auto files = LoadRecordedNcuFiles(problems);
-  for (auto& r : files)
-    if (!r.Sizes(family).empty()) return std::move(r);
-  if (files.empty()) return std::nullopt;
-  return std::move(files.front());
-}
-
-int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, bool csv,
-          const sim::LaunchOptions& base, const std::string& device) {
-  const kernels::FamilyEntry* family = nullptr;
-  std::string known;
-  for (const auto& f : kernels::Catalog()) {
-    known += (known.empty() ? "" : ", ") + f.info.name;
-    if (f.info.name == family_name) family = &f;
-  }
-  if (!family) throw kernels::BadRequest("unknown family '" + family_name + "'; known: " + known);
-  if (n == 0) n = family->info.teaching_n;
-  kernels::ValidateSize(*family, n);
-  std::vector<std::string> names, ids;
-  std::vector<sim::Counters> sims;
-  bool failed = false;
-  for (const auto& v : family->info.variants) {
-    names.push_back(v.name);
-    ids.push_back(family->info.name + "/" + v.name);
-    kernels::RunRequest r;
-    r.n = n;
-    sim::LaunchOptions opt = base;
-    opt.selection.kind = sim::Selection::Kind::None;
-    ConfigureCaches(opt, ids.back(), device);
-    auto o = kernels::Simulate(kernels::FindVariant(ids.back()), r, opt);
-    if (g_control.cancel) {
-      std::cerr << "warpscope: interrupted while simulating " << ids.back() << "\n";
-      return kFailed;
-    }
-    if (Fail(o) != kOk) {
-      std::cerr << "warpscope: " << ids.back() << ": " << (o.check.passed ? "the simulation has errors" : o.check.detail)
-                << " (warpscope stats " << ids.back() << " --n " << n << " says more)\n";
-      failed = true;
-    }
-    sims.push_back(o.trace.total);
-  }
-  std::vector<std::string> problems;
-  auto recorded = FindRecordedNcu(family->info.name, &problems);
-  for (const auto& p : problems) std::cerr << "warpscope: skipped " << p << "\n";
-  std::vector<std::optional<double>> live;
-  std::string live_device;
-  if (gpu) {
-    std::string why;
-    if (!kernels::CudaAvailable(&why)) {
-      std::cerr << "warpscope: no live GPU figures: " << why << "\n";
-    } else {
-      const auto s = MeasureOnGpu(ids, n, runs, false);
-      live_device = s.report.device;
-      if (live_device.empty()) std::cerr << "warpscope: no live GPU figures: " << s.message << "\n";
-      for (const auto& id : ids) {
-        auto it = std::find_if(s.report.timings.begin(), s.report.timings.end(),
-                               [&](const kernels::Timing& t) { return t.variant == id; });
-        live.push_back(it != s.report.timings.end() && it->ms_median > 0 ? std::optional<double>(it->ms_median)
-                                                                          : std::nullopt);
-      }
-    }
-  }
-  const auto table = BuildSeedTable(family->info.name, n, names, sims, recorded ? &*recorded : nullptr, live,
-                                    live_device);
-  if (json) std::cout << SeedTableJson(table).dump(1) << "\n";
-  else if (csv) PrintSeedTableCsv(std::cout, table);
-  else PrintSeedTable(std::cout, table);
-  return failed ? kFailed : kOk;
-}
-
-}  // namespace
 
 int RunCli(int argc, char** argv, const GuiEntry& gui) {
   CLI::App app{"warpscope: how GPU warps touch memory, instruction by instruction"};
@@ -513,7 +277,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       opt.selection.kind = sim::Selection::Kind::None;
       const auto o = kernels::Simulate(v, r, opt);
       PrintStats(std::cout, v, r, o);
-      return Fail(o);
+      return cli::Fail(o);
     }
     const bool n_given = stats_n->count() || trace_n->count() || bench_n->count() || table_n->count();
     const int n = n_given ? int(ParseInteger("--n", n_text, 1, INT_MAX)) : 0;  // 0: the family's default
@@ -533,7 +297,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       std::signal(SIGINT, OnInterrupt);
       if (*table) {
         const int runs = table_runs->count() ? int(ParseInteger("--runs", runs_text, 1, 1000)) : 10;
-        const int rc = Table(table_family, n, table_gpu, runs, json, csv, opt, device_text);
+        const int rc = cli::Table(table_family, n, table_gpu, runs, json, csv, opt, device_text);
         std::signal(SIGINT, SIG_DFL);
         return rc;
       }
@@ -581,11 +345,11 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       } else {
         PrintStats(std::cout, v, r, o);
       }
-      return Fail(o);
+      return cli::Fail(o);
     }
     if (*bench) {
       const int runs = bench_runs->count() ? int(ParseInteger("--runs", runs_text, 1, 1000)) : 10;
-      return Bench(bench_what, n, runs, bench_json, bench_recorded, bench_single);
+      return cli::Bench(bench_what, n, runs, bench_json, bench_recorded, bench_single);
     }
     if (gui_cmd && *gui_cmd) {
       std::vector<std::string> rest = gui_cmd->remaining();

@@ -1,0 +1,91 @@
+// warpscope table: seed 001's table for a family, every variant simulated beside Nsight
+// Compute's recorded figures (and, with --gpu, timed live).
+#include <algorithm>
+#include <iostream>
+#include <optional>
+
+#include "app/cli.h"
+#include "app/cli_commands.h"
+#include "app/seed_table.h"
+#include "kernels/catalog.h"
+#include "kernels/gpu_runner.h"
+
+namespace ws::app::cli {
+namespace {
+
+// The recorded ncu file for `family`: the first that has any of its variants, else the first
+// that loads; null when there is none.
+std::optional<RecordedNcu> FindRecordedNcu(const std::string& family, std::vector<std::string>* problems) {
+  auto files = LoadRecordedNcuFiles(problems);
+  for (auto& r : files)
+    if (!r.Sizes(family).empty()) return std::move(r);
+  if (files.empty()) return std::nullopt;
+  return std::move(files.front());
+}
+
+}  // namespace
+
+int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, bool csv,
+          const sim::LaunchOptions& base, const std::string& device) {
+  const kernels::FamilyEntry* family = nullptr;
+  std::string known;
+  for (const auto& f : kernels::Catalog()) {
+    known += (known.empty() ? "" : ", ") + f.info.name;
+    if (f.info.name == family_name) family = &f;
+  }
+  if (!family) throw kernels::BadRequest("unknown family '" + family_name + "'; known: " + known);
+  if (n == 0) n = family->info.teaching_n;
+  kernels::ValidateSize(*family, n);
+  std::vector<std::string> names, ids;
+  std::vector<sim::Counters> sims;
+  bool failed = false;
+  for (const auto& v : family->info.variants) {
+    names.push_back(v.name);
+    ids.push_back(family->info.name + "/" + v.name);
+    kernels::RunRequest r;
+    r.n = n;
+    sim::LaunchOptions opt = base;
+    opt.selection.kind = sim::Selection::Kind::None;
+    ConfigureCaches(opt, ids.back(), device);
+    auto o = kernels::Simulate(kernels::FindVariant(ids.back()), r, opt);
+    if (base.control && base.control->cancel) {
+      std::cerr << "warpscope: interrupted while simulating " << ids.back() << "\n";
+      return kFailed;
+    }
+    if (Fail(o) != kOk) {
+      std::cerr << "warpscope: " << ids.back() << ": " << (o.check.passed ? "the simulation has errors" : o.check.detail)
+                << " (warpscope stats " << ids.back() << " --n " << n << " says more)\n";
+      failed = true;
+    }
+    sims.push_back(o.trace.total);
+  }
+  std::vector<std::string> problems;
+  auto recorded = FindRecordedNcu(family->info.name, &problems);
+  for (const auto& p : problems) std::cerr << "warpscope: skipped " << p << "\n";
+  std::vector<std::optional<double>> live;
+  std::string live_device;
+  if (gpu) {
+    std::string why;
+    if (!kernels::CudaAvailable(&why)) {
+      std::cerr << "warpscope: no live GPU figures: " << why << "\n";
+    } else {
+      const auto s = MeasureOnGpu(ids, n, runs, false);
+      live_device = s.report.device;
+      if (live_device.empty()) std::cerr << "warpscope: no live GPU figures: " << s.message << "\n";
+      for (const auto& id : ids) {
+        auto it = std::find_if(s.report.timings.begin(), s.report.timings.end(),
+                               [&](const kernels::Timing& t) { return t.variant == id; });
+        live.push_back(it != s.report.timings.end() && it->ms_median > 0 ? std::optional<double>(it->ms_median)
+                                                                          : std::nullopt);
+      }
+    }
+  }
+  const auto table = BuildSeedTable(family->info.name, n, names, sims, recorded ? &*recorded : nullptr, live,
+                                    live_device);
+  if (json) std::cout << SeedTableJson(table).dump(1) << "\n";
+  else if (csv) PrintSeedTableCsv(std::cout, table);
+  else PrintSeedTable(std::cout, table);
+  return failed ? kFailed : kOk;
+}
+
+}  // namespace ws::app::cli

@@ -88,38 +88,25 @@ bool Gui::Loaded() const {
   return true;
 }
 
-void Gui::Do(Action a) {
-  switch (a) {
-    case Action::PlayPause: pb_.playing = !pb_.playing; break;
-    case Action::Next: StepAll(+1); break;
-    case Action::Previous: StepAll(-1); break;
-    case Action::First: SetStepAll(0); break;
-    case Action::NextIteration: IterationAll(+1); break;
-    case Action::PreviousIteration: IterationAll(-1); break;
-    case Action::SwitchFocus:
-      if (Compare()) focus_ = 1 - focus_;
-      break;
-    case Action::Help: help_ = !help_; break;
-    case Action::CloseHelp: help_ = false; break;
-    case Action::Present:
-      present_ = !present_;
-      UpdateScale();
-      break;
-    case Action::Follow:
-      follow_ = visual::Follow((int(follow_) + 1) % 3);
-      FollowFocused();
-      break;
-    case Action::FullScreen: ToggleFullscreen(); break;
-    case Action::ScaleUp:
-      base_scale_ = std::min(base_scale_ + 0.25f, kMaxScale);
-      UpdateScale();
-      break;
-    case Action::ScaleDown:
-      base_scale_ = std::max(base_scale_ - 0.25f, kMinScale);
-      UpdateScale();
-      break;
-    case Action::RunOnGpu: StartGpuTimings(); break;
-  }
+void Gui::PlayPause() { pb_.playing = !pb_.playing; }
+
+void Gui::SwitchFocus() {
+  if (Compare()) focus_ = 1 - focus_;
+}
+
+void Gui::TogglePresent() {
+  present_ = !present_;
+  UpdateScale();
+}
+
+void Gui::NextFollow() {
+  follow_ = visual::Follow((int(follow_) + 1) % 3);
+  FollowFocused();
+}
+
+void Gui::Scale(int dir) {
+  base_scale_ = std::clamp(base_scale_ + 0.25f * float(dir), kMinScale, kMaxScale);
+  UpdateScale();
 }
 
 void Gui::ShowVariant(int index, const kernels::VariantRef& v, bool teaching_size) {

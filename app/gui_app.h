@@ -77,14 +77,14 @@ const sim::Finding* FirstFinding(const Pane& p, bool errors);
 // The variant after `v` in its family (or `v` itself when it is the last).
 kernels::VariantRef NextInFamily(const kernels::VariantRef& v);
 
-class Gui {
+class Gui : private KeyTarget {
  public:
   Gui(GuiOptions opt, GuiSettings settings, std::string settings_message);
   int Run();
 
   // ---- for the scripted run and the benchmark ----
   bool Loaded() const;  // every shown pane has its simulation
-  void Do(Action a);
+  void Do(Action a) { Press(a, *this); }  // what the key table says the action does
   void SetStepAll(int step);
   void IterationAll(int dir);
   // Shows `v` in pane `index` from its first step; `teaching_size` also resets n to the family's.
@@ -103,6 +103,19 @@ class Gui {
   void Close();
 
  private:
+  // gui_app.cpp: what the keys do (key_table.h)
+  void PlayPause() override;
+  void Step(int delta) override { StepAll(delta); }
+  void GoToStep(int step) override { SetStepAll(step); }
+  void Iterate(int dir) override { IterationAll(dir); }
+  void SwitchFocus() override;
+  void ToggleHelp() override { help_ = !help_; }
+  void CloseHelp() override { help_ = false; }
+  void TogglePresent() override;
+  void NextFollow() override;
+  void ToggleFullScreen() override { ToggleFullscreen(); }
+  void Scale(int dir) override;
+  void RunOnGpu() override { StartGpuTimings(); }
   // gui_app.cpp: stepping both panes (the rules are visual/stepping.h's)
   void StepAll(int delta);
   void ShowStep(Pane& p);  // the views' instructions for p's step (after its step or warp changed)

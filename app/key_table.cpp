@@ -6,32 +6,47 @@
 namespace ws::app {
 
 const std::vector<KeyBinding>& KeyTable() {
-  // key, ctrl, repeats, while typing, action, --keys name, label, help
+  using T = KeyTarget;
+  // key, ctrl, repeats, while typing, action, --keys name, label, help, function
   static const std::vector<KeyBinding> table = {
-      {GLFW_KEY_SPACE, false, false, false, Action::PlayPause, "space", "Space", "play / pause"},
-      {GLFW_KEY_LEFT, false, true, false, Action::Previous, "left", "\xe2\x86\x90", "one warp instruction back / forward"},
-      {GLFW_KEY_RIGHT, false, true, false, Action::Next, "right", "\xe2\x86\x92", ""},
+      {GLFW_KEY_SPACE, false, false, false, Action::PlayPause, "space", "Space", "play / pause",
+       [](T& t) { t.PlayPause(); }},
+      {GLFW_KEY_LEFT, false, true, false, Action::Previous, "left", "\xe2\x86\x90", "one warp instruction back / forward",
+       [](T& t) { t.Step(-1); }},
+      {GLFW_KEY_RIGHT, false, true, false, Action::Next, "right", "\xe2\x86\x92", "", [](T& t) { t.Step(+1); }},
       {GLFW_KEY_UP, false, true, false, Action::NextIteration, "up", "\xe2\x86\x91",
-       "the same source line one loop iteration forward / back"},
-      {GLFW_KEY_DOWN, false, true, false, Action::PreviousIteration, "down", "\xe2\x86\x93", ""},
-      {GLFW_KEY_HOME, false, true, false, Action::First, "home", "Home", "the first instruction"},
+       "the same source line one loop iteration forward / back", [](T& t) { t.Iterate(+1); }},
+      {GLFW_KEY_DOWN, false, true, false, Action::PreviousIteration, "down", "\xe2\x86\x93", "", [](T& t) { t.Iterate(-1); }},
+      {GLFW_KEY_HOME, false, true, false, Action::First, "home", "Home", "the first instruction",
+       [](T& t) { t.GoToStep(0); }},
       {GLFW_KEY_TAB, false, false, false, Action::SwitchFocus, "tab", "Tab",
-       "switch focus between variant A and variant B (the focused pane leads)"},
+       "switch focus between variant A and variant B (the focused pane leads)", [](T& t) { t.SwitchFocus(); }},
       {GLFW_KEY_L, false, false, false, Action::Follow, "follow", "L",
-       "how the other pane follows: in lockstep, by source role, or alone"},
+       "how the other pane follows: in lockstep, by source role, or alone", [](T& t) { t.NextFollow(); }},
       {GLFW_KEY_P, false, false, false, Action::Present, "present", "P",
-       "presenter mode on / off: the two memory views alone, large"},
+       "presenter mode on / off: the two memory views alone, large", [](T& t) { t.TogglePresent(); }},
       {GLFW_KEY_F11, false, false, true, Action::FullScreen, "fullscreen", "F11",
-       "full screen on / off (--fullscreen starts that way)"},
-      {GLFW_KEY_EQUAL, true, true, true, Action::ScaleUp, "larger", "Ctrl+=", "scale the whole interface up / down"},
-      {GLFW_KEY_MINUS, true, true, true, Action::ScaleDown, "smaller", "Ctrl+-", ""},
-      {GLFW_KEY_KP_ADD, true, true, true, Action::ScaleUp, nullptr, nullptr, nullptr},
-      {GLFW_KEY_KP_SUBTRACT, true, true, true, Action::ScaleDown, nullptr, nullptr, nullptr},
-      {GLFW_KEY_F1, false, false, true, Action::Help, "help", "F1", "the keys, and a glossary of the words the views use"},
-      {GLFW_KEY_ESCAPE, false, false, true, Action::CloseHelp, "escape", "Esc", "close the help"},
-      {0, false, false, false, Action::RunOnGpu, "gpu", nullptr, nullptr},  // the "run on GPU" button
+       "full screen on / off (--fullscreen starts that way)", [](T& t) { t.ToggleFullScreen(); }},
+      {GLFW_KEY_EQUAL, true, true, true, Action::ScaleUp, "larger", "Ctrl+=", "scale the whole interface up / down",
+       [](T& t) { t.Scale(+1); }},
+      {GLFW_KEY_MINUS, true, true, true, Action::ScaleDown, "smaller", "Ctrl+-", "", [](T& t) { t.Scale(-1); }},
+      {GLFW_KEY_KP_ADD, true, true, true, Action::ScaleUp, nullptr, nullptr, nullptr, [](T& t) { t.Scale(+1); }},
+      {GLFW_KEY_KP_SUBTRACT, true, true, true, Action::ScaleDown, nullptr, nullptr, nullptr, [](T& t) { t.Scale(-1); }},
+      {GLFW_KEY_F1, false, false, true, Action::Help, "help", "F1", "the keys, and a glossary of the words the views use",
+       [](T& t) { t.ToggleHelp(); }},
+      {GLFW_KEY_ESCAPE, false, false, true, Action::CloseHelp, "escape", "Esc", "close the help", [](T& t) { t.CloseHelp(); }},
+      // the "run on GPU" button
+      {0, false, false, false, Action::RunOnGpu, "gpu", nullptr, nullptr, [](T& t) { t.RunOnGpu(); }},
   };
   return table;
+}
+
+void Press(Action a, KeyTarget& target) {
+  for (const auto& k : KeyTable())
+    if (k.action == a) {
+      k.run(target);
+      return;
+    }
 }
 
 std::vector<KeyRow> KeyRows() {

@@ -18,6 +18,25 @@ enum class Action {
   RunOnGpu,    // time every variant of A's family on the GPU ("run on GPU")
 };
 
+// What the keys act on: the window (gui_app.h) implements it; each binding's function calls one
+// of these, so the table, not a switch elsewhere, says what a key does.
+class KeyTarget {
+ public:
+  virtual ~KeyTarget() = default;
+  virtual void PlayPause() = 0;
+  virtual void Step(int delta) = 0;      // warp instructions forward (> 0) or back
+  virtual void GoToStep(int step) = 0;
+  virtual void Iterate(int dir) = 0;     // the same source line, one loop iteration forward or back
+  virtual void SwitchFocus() = 0;
+  virtual void ToggleHelp() = 0;
+  virtual void CloseHelp() = 0;
+  virtual void TogglePresent() = 0;
+  virtual void NextFollow() = 0;         // in lockstep -> by source role -> alone -> ...
+  virtual void ToggleFullScreen() = 0;
+  virtual void Scale(int dir) = 0;       // the user's UI scale one notch up (> 0) or down
+  virtual void RunOnGpu() = 0;
+};
+
 struct KeyBinding {
   int key;            // GLFW_KEY_*; 0 for an action no key presses (a button's)
   bool ctrl;          // Ctrl must be held; the other keys act whatever modifiers are held
@@ -27,10 +46,14 @@ struct KeyBinding {
   const char* name;   // its `--keys` name; null for a second key of the same action
   const char* label;  // the key as the help and the README write it; null: not listed
   const char* help;   // what it does; empty: the key shares the row of the entry before ("← / →")
+  void (*run)(KeyTarget&);  // what pressing it does
 };
 
 // Every binding, in the order the help lists them.
 const std::vector<KeyBinding>& KeyTable();
+
+// Does `a` on `target`: the function of the action's first binding.
+void Press(Action a, KeyTarget& target);
 
 // One row of the help window and of the README's key list: "← / →", "left / right", "one warp
 // instruction back / forward".

@@ -1,16 +1,12 @@
 // The memory hierarchy of a launch (see hierarchy.h): recording per warp, replay per wave.
-// Section index: sectors · stream encoding · spill file · recording · replay · finish.
+// Section index: sectors · recording · replay · finish (the streams: sim/sector_stream.h).
 #include "sim/hierarchy.h"
 
 #include "sim/cache_policy.h"
 #include "sim/memory_clock.h"
-
-#include <fcntl.h>
-#include <unistd.h>
+#include "sim/sector_stream.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -38,110 +34,6 @@ int DistinctSectors(const WarpInstruction& ins, uint64_t (&out)[kWarpSize]) {
 }
 
 namespace {
-
-// ---- stream encoding ----------------------------------------------------------------------
-// A warp's records, one after another: varint header (0: barrier; else (site+1) << 3 | op << 1
-// | traced), [varint trace index], varint sector count, zigzag varint of the first sector minus
-// the first sector of the last instruction at a site with the same site % 8, then each further
-// sector as varint (gap - 1). A loop's read of the next element usually costs 3-4 bytes.
-constexpr int kSiteSlots = 8;
-
-// Writes v at p (at most 10 bytes); returns the end.
-uint8_t* PutVarint(uint8_t* p, uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = uint8_t(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = uint8_t(v);
-  return p;
-}
-uint64_t GetVarint(const uint8_t*& p) {
-  uint64_t v = 0;
-  for (int shift = 0;; shift += 7) {
-    const uint8_t c = *p++;
-    v |= uint64_t(c & 0x7f) << shift;
-    if (!(c & 0x80)) return v;
-  }
-}
-uint64_t ZigZag(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
-int64_t UnZigZag(uint64_t v) { return int64_t(v >> 1) ^ -int64_t(v & 1); }
-
-// The longest record: header (5 bytes), trace index (10), count (1), first sector (10) and 31
-// gaps (10 each). A replay window always holds at least this much, or the rest of its chunk.
-constexpr size_t kMaxRecordBytes = 5 + 10 + 1 + 10 + 31 * 10;
-constexpr size_t kWindowBytes = 2048;
-
-// Where a warp's earlier records went when the wave's streams outgrew their budget.
-struct Chunk {
-  uint64_t offset;
-  uint64_t bytes;
-};
-
-struct WarpStream {
-  std::vector<Chunk> spilled;  // its first records, in order, in the spill file
-  std::vector<uint8_t> bytes;  // the records after them, in memory
-  uint64_t last[kSiteSlots] = {};  // encoder state (the decoder keeps its own copy)
-  bool Empty() const { return spilled.empty() && bytes.empty(); }
-};
-
-// ---- spill file ---------------------------------------------------------------------------
-// A temporary file in $TMPDIR (or /tmp), unlinked as soon as it is made: the system removes it
-// when the file is closed or the process ends, whatever happens. When no file can be made or
-// written, the streams stay in memory (unbounded, as before) rather than losing counts.
-class SpillFile {
- public:
-  SpillFile() = default;
-  SpillFile(const SpillFile&) = delete;
-  SpillFile& operator=(const SpillFile&) = delete;
-  ~SpillFile() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  bool usable() const { return !failed_; }
-
-  // Appends n bytes; false (and unusable from then on) if they could not be written.
-  bool Append(const uint8_t* p, size_t n, uint64_t* offset) {
-    if (failed_ || (fd_ < 0 && !Open())) return false;
-    *offset = end_;
-    for (size_t done = 0; done < n;) {
-      const ssize_t w = ::pwrite(fd_, p + done, n - done, off_t(end_ + done));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) {
-        failed_ = true;
-        return false;
-      }
-      done += size_t(w);
-    }
-    end_ += n;
-    return true;
-  }
-  void Read(uint64_t offset, uint8_t* p, size_t n) const {
-    for (size_t done = 0; done < n;) {
-      const ssize_t r = ::pread(fd_, p + done, n - done, off_t(offset + done));
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0)
-        throw std::runtime_error(std::string("the cache model could not read back its temporary file: ") +
-                                 (r < 0 ? std::strerror(errno) : "it is shorter than written"));
-      done += size_t(r);
-    }
-  }
-
- private:
-  bool Open() {
-    const char* env = std::getenv("TMPDIR");
-    const std::string dir = env && *env ? env : "/tmp";
-    fd_ = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-    if (fd_ < 0) {  // a file system without O_TMPFILE
-      std::string name = dir + "/warpscope-replay-XXXXXX";
-      fd_ = ::mkostemp(name.data(), O_CLOEXEC);
-      if (fd_ >= 0) ::unlink(name.c_str());
-    }
-    failed_ = fd_ < 0;
-    return !failed_;
-  }
-  int fd_ = -1;
-  bool failed_ = false;
-  uint64_t end_ = 0;
-};
 
 struct BlockStream {
   uint64_t block = 0;
@@ -317,7 +209,7 @@ struct MemoryHierarchy::Impl {
     while (!c.in_memory && size_t(c.end - c.p) < kMaxRecordBytes) {
       const size_t left = size_t(c.end - c.p);
       if (c.chunk < w.spilled.size() && c.chunk_read < w.spilled[c.chunk].bytes) {
-        const Chunk& k = w.spilled[c.chunk];
+        const SpilledChunk& k = w.spilled[c.chunk];
         if (c.window.empty()) c.window.resize(kWindowBytes);
         if (left) std::memmove(c.window.data(), c.p, left);
         const size_t take = size_t(std::min<uint64_t>(kWindowBytes - left, k.bytes - c.chunk_read));

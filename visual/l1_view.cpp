@@ -1,11 +1,12 @@
-// L1 view (see l1_view.h): the header and array swatches as ImGui items, the slots drawn as
-// rectangles (at most a few thousand: 256 KiB of 128-byte lines).
+// L1 view (see l1_view.h): the header and array swatches as ImGui items; the step's sets and the
+// overview drawn as rectangles (the overview at most a few thousand: 256 KiB of 128-byte lines).
 #include "visual/l1_view.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string>
 
@@ -41,6 +42,34 @@ L1GridLayout L1Grid(uint32_t sets, uint32_t ways, float w, float h) {
   return best;
 }
 
+L1SetsLayout L1Sets(uint32_t sets, uint32_t ways, float label_w, float gap, float w, float h, float min_cell, float max_cell) {
+  L1SetsLayout best;
+  if (sets == 0 || ways == 0 || w <= 0 || h <= 0) return best;
+  const float fixed = label_w + gap + float(ways - 1) * gap;  // a set's width besides its slots
+  auto cell_for_width = [&](uint32_t per_row) {
+    return ((w - float(per_row - 1) * 4 * gap) / float(per_row) - fixed) / (float(ways) * kL1SlotAspect);
+  };
+  auto set_w = [&](float cell) { return fixed + float(ways) * kL1SlotAspect * cell; };
+  for (uint32_t per_row = 1; per_row <= sets; ++per_row) {
+    const uint32_t rows = (sets + per_row - 1) / per_row;
+    const float cell = std::min({cell_for_width(per_row), (h - float(rows - 1) * gap) / float(rows), max_cell});
+    if (cell > best.cell) best = {sets, per_row, rows, cell, set_w(cell)};
+  }
+  if (best.cell >= min_cell) return best;
+  // Not all at min_cell: as many as fit at it, row by row.
+  const uint32_t per_row = uint32_t(std::max(0.0f, std::floor((w + 4 * gap) / (set_w(min_cell) + 4 * gap))));
+  const uint32_t rows = uint32_t(std::max(0.0f, std::floor((h + gap) / (min_cell + gap))));
+  if (per_row == 0 || rows == 0) return {};
+  const uint32_t shown = std::min(sets, per_row * rows);
+  return {shown, per_row, (shown + per_row - 1) / per_row, min_cell, set_w(min_cell)};
+}
+
+
+namespace {
+// How long a line takes to slide into its slot after a step (s).
+constexpr double kArriveSeconds = 0.4;
+}  // namespace
+
 void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed) {
   if (!shown_step.trace) return;
   const sim::Trace& t = *shown_step.trace;
@@ -71,20 +100,43 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
       for (uint32_t s = 0; s < state_.Slots(); ++s) old_lines[s] = state_.Line(s), old_valid[s] = state_.Valid(s);
       state_.Seek(now);
       arrived_.assign(state_.Slots(), 0);
-      for (uint32_t s = 0; s < state_.Slots(); ++s)
+      evicted_.assign(state_.Slots(), L1State::kEmpty);
+      for (uint32_t s = 0; s < state_.Slots(); ++s) {
         arrived_[s] = state_.Line(s) != L1State::kEmpty && (state_.Line(s) != old_lines[s] || state_.Valid(s) != old_valid[s]);
+        if (state_.Line(s) != old_lines[s]) evicted_[s] = old_lines[s];
+      }
       shown_ = &c, shown_now_ = now, shown_before_ = before;
+      changed_at_ = ImGui::GetTime();
     }
-    // The lines the step touches (every warp of it in whole-block mode).
+    // The sectors the step touches with where they were served from (the focused warp's mark
+    // first, in whole-block mode), and their lines.
+    std::map<uint64_t, sim::ServedFrom> step_sectors;
     std::set<uint64_t> step_lines;
     for (const auto* ins : shown_step.current) {
       sim::ServedSector sectors[sim::kWarpSize];
       const int n = sim::ServedSectors(*ins, sectors);
-      for (int i = 0; i < n; ++i) step_lines.insert(sectors[i].sector / 4);
+      for (int i = 0; i < n; ++i) step_sectors.emplace(sectors[i].sector, sectors[i].from), step_lines.insert(sectors[i].sector / 4);
     }
     const uint32_t slots = state_.Slots();
     const uint32_t held = state_.Held();
-    // One line each: what this is, the arrays' colours, what the outlines mean (the longest
+    // The step's sets (those holding a line it touches), sets with an arrival first, and the
+    // step's lines this L1 does not hold.
+    std::vector<uint32_t> step_sets;
+    std::vector<uint8_t> set_has_arrival(c.l1_sets, 0), set_is_step(c.l1_sets, 0);
+    size_t lines_held = 0;
+    for (uint32_t s = 0; s < slots; ++s) {
+      if (state_.Line(s) == L1State::kEmpty || !step_lines.count(state_.Line(s))) continue;
+      ++lines_held;
+      const uint32_t set = s / c.l1_ways;
+      if (!set_is_step[set]) set_is_step[set] = 1, step_sets.push_back(set);
+      if (arrived_[s]) set_has_arrival[set] = 1;
+    }
+    std::stable_sort(step_sets.begin(), step_sets.end(), [&](uint32_t a, uint32_t b) {
+      return set_has_arrival[a] != set_has_arrival[b] ? set_has_arrival[a] > set_has_arrival[b] : a < b;
+    });
+    const size_t lines_not_held = step_lines.size() - lines_held;
+
+    // One line each: what this is, the arrays' colours, what the marks mean (the longest
     // wording that fits; the whole in the tooltips).
     const float avail_w = ImGui::GetContentRegionAvail().x;
     const std::string sm = std::to_string(c.traced_sm), block = std::to_string(focus ? focus->block : 0u);
@@ -130,85 +182,165 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
       ImGui::TextUnformatted(name.c_str());
       x += (x > 0 ? style.ItemSpacing.x : 0.0f) + w;
     }
-    const std::string outlines = FitText({"white: lines the step touches \xc2\xb7 yellow: arrived since the warp's last step",
-                                          "white: the step's lines \xc2\xb7 yellow: just arrived", "white: step \xc2\xb7 yellow: new"},
-                                         avail_w);
-    ImGui::TextDisabled("%s", outlines.c_str());
+    // What the sets show, and what they leave out.
+    std::string note = step_sets.empty() ? "the step touches no line held here" : "the step's sets, one row of ways each";
+    if (lines_not_held > 0) note += " \xc2\xb7 " + std::to_string(lines_not_held) + (lines_not_held == 1 ? " line" : " lines") + " not held";
+    // Beside the swatches where it fits (a line of height more for the sets), else below them.
+    const float beside = avail_w - x - style.ItemSpacing.x;
+    std::string notes = x > 0 ? FitText({note + " \xc2\xb7 bar: served from \xc2\xb7 yellow: arrived", note}, beside) : "";
+    if (!notes.empty() && ImGui::CalcTextSize(notes.c_str()).x <= FitWidth(beside)) ImGui::SameLine();
+    else notes = FitText({note + " \xc2\xb7 bar: served from \xc2\xb7 yellow: arrived", note, "the step's sets"}, avail_w);
+    ImGui::TextDisabled("%s", notes.c_str());
     if (ImGui::IsItemHovered()) {
       const std::string tip =
-          "Each box is one line slot of the L1 (a way of a set), split into its four 32-byte sectors:\n"
-          "filled where the sector is held, in its array's colour. Outlined in white: lines the step\n"
-          "touches; in yellow: lines that arrived or gained sectors since the warp's previous step.\n"
+          "Large: the sets holding a line the step touches (sets where a line arrived first), one row each: a box\n"
+          "per way, split into its four 32-byte sectors, filled where the sector is held, in its array's colour.\n"
+          "The line the step touches is outlined in white; under each sector it reads, a bar in the colour of\n"
+          "where it was served from (L1 hit, L2, DRAM, as in the memory view). A line that arrived or gained\n"
+          "sectors since the warp's previous step is outlined in yellow and slides in; the line it evicted slides out.\n"
+          "Small: the whole L1, a dot per slot, the step's sets outlined.\n"
           "Loads allocate lines here; " + sim::StoreAllocationRule() + ";\n" + sim::AtomicRule() + ".";
       ImGui::SetTooltip("%s", tip.c_str());
     }
 
-    // The slots.
+    // The room left: the step's sets above, the overview below (a fifth of it, at least a few dots tall).
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    const L1GridLayout g = L1Grid(c.l1_sets, c.l1_ways, room.x, room.y);
+    const float gap = std::max(2.0f, std::round(3.0f * scale));
+    const float overview_h = step_sets.empty() ? room.y : std::max(8.0f * scale, std::floor(0.2f * room.y));
+    const float sets_h = std::max(0.0f, room.y - overview_h - gap);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const bool window_hovered = ImGui::IsWindowHovered();
+    int64_t hovered_slot = -1;
+    auto in_rect = [&](const Rect& r) { return mouse.x >= r.x && mouse.x < r.x + r.w && mouse.y >= r.y && mouse.y < r.y + r.h; };
+
+    // [the step's sets]
+    uint32_t max_set = 0;
+    for (uint32_t set : step_sets) max_set = std::max(max_set, set);
+    const std::string widest_label = "set " + std::string(std::to_string(max_set).size(), '8');
+    const float label_w = ImGui::CalcTextSize(widest_label.c_str()).x;
+    // At least 16 px, and as tall as a line of text, so that the sets' labels stay apart.
+    const float min_cell = std::max(16.0f, side), max_cell = std::max(min_cell, 2.0f * side);
+    L1SetsLayout sl = L1Sets(uint32_t(step_sets.size()), c.l1_ways, label_w, gap, room.x, sets_h, min_cell, max_cell);
+    const float more_h = ImGui::GetTextLineHeight();  // a line under the sets saying how many more there are
+    if (sl.shown < step_sets.size())
+      sl = L1Sets(uint32_t(step_sets.size()), c.l1_ways, label_w, gap, room.x, std::max(0.0f, sets_h - more_h - gap), min_cell, max_cell);
+    if (sl.shown > 0) {
+      const double since = ImGui::GetTime() - changed_at_;
+      const float arrive = float(std::clamp(since / kArriveSeconds, 0.0, 1.0));
+      const float slot_w = kL1SlotAspect * sl.cell, sector_w = slot_w / 4;
+      const float bar_h = std::max(3.0f, std::round(0.28f * sl.cell));
+      const float thick = std::max(1.5f, 1.5f * scale);
+      const float right_edge = origin.x + room.x;
+      dl->PushClipRect(origin, V(origin.x + room.x, origin.y + sets_h), true);
+      for (uint32_t i = 0; i < sl.shown; ++i) {
+        const uint32_t set = step_sets[i];
+        const float sx = origin.x + float(i % sl.per_row) * (sl.set_w + 4 * gap);
+        const float sy = origin.y + float(i / sl.per_row) * (sl.cell + gap);
+        const std::string label = "set " + std::to_string(set);
+        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+        dl->AddText(V(sx + label_w - ts.x, sy + 0.5f * (sl.cell - ts.y)), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+        for (uint32_t way = 0; way < c.l1_ways; ++way) {
+          const uint32_t s = set * c.l1_ways + way;
+          const Rect r{sx + label_w + gap + float(way) * (slot_w + gap), sy, slot_w, sl.cell};
+          dl->AddRectFilled(V(r.x, r.y), V(r.x + r.w, r.y + r.h), Pack(kBoxFill));
+          if (window_hovered && in_rect(r)) hovered_slot = s;
+          // The evicted line leaves to the left, fading, while the new one comes in from the right.
+          if (evicted_[s] != L1State::kEmpty && arrive < 1) {
+            const int ai = ArrayOfLine(t, evicted_[s]);
+            const float dx = -arrive * r.w;
+            dl->AddRectFilled(V(r.x + dx, r.y), V(r.x + dx + r.w, r.y + r.h), Pack(ai >= 0 ? ArrayRgb(ai) : kFrame, uint8_t(200 * (1 - arrive))));
+          }
+          if (state_.Line(s) == L1State::kEmpty) continue;
+          const uint64_t line = state_.Line(s);
+          const float dx = arrived_[s] ? (1 - arrive) * (right_edge - r.x) : 0.0f;
+          const uint8_t alpha_in = uint8_t(arrived_[s] ? 80 + 175 * arrive : 255);
+          const Rgb col = slot_array[s] >= 0 ? ArrayRgb(slot_array[s]) : kFrame;
+          const uint8_t v = state_.Valid(s);
+          for (int k = 0; k < 4; ++k) {
+            const float x0 = r.x + dx + sector_w * float(k), x1 = x0 + sector_w - (k < 3 ? 1.0f : 0.0f);
+            dl->AddRectFilled(V(x0, r.y), V(x1, r.y + r.h), Pack(col, (v >> k & 1) ? alpha_in : uint8_t(alpha_in / 5)));
+            const auto mark = step_sectors.find(line * 4 + uint64_t(k));
+            if (mark == step_sectors.end() || mark->second == sim::ServedFrom::None) continue;
+            const Rgb served = mark->second == sim::ServedFrom::L1 ? kServedL1 : mark->second == sim::ServedFrom::L2 ? kServedL2 : kServedDram;
+            dl->AddRectFilled(V(x0, r.y + r.h - bar_h), V(x1, r.y + r.h), Pack(served));
+          }
+          if (arrived_[s] || step_lines.count(line))
+            dl->AddRect(V(r.x + dx, r.y), V(r.x + dx + r.w, r.y + r.h), Pack(arrived_[s] ? kHighlight : kLine), 0, 0, thick);
+        }
+      }
+      dl->PopClipRect();
+      if (placed) {
+        Placed p{shown_step.pane, "l1_sets", "L1 sets",
+                 Rect{origin.x, origin.y, float(std::min<uint32_t>(sl.per_row, sl.shown)) * (sl.set_w + 4 * gap) - 4 * gap,
+                      float(sl.rows) * (sl.cell + gap) - gap},
+                 sl.rows, uint64_t(std::min<uint32_t>(sl.per_row, sl.shown)) * c.l1_ways};
+        p.cell = sl.cell;
+        placed->push_back(p);
+      }
+    }
+    if (sl.shown < step_sets.size()) {
+      const size_t rest = step_sets.size() - sl.shown;
+      const std::string more = "+" + std::to_string(rest) + (rest == 1 ? " more set" : " more sets");
+      const std::string fit = FitText({more + " the step touches (outlined below)", more}, room.x);
+      const float ty = origin.y + float(sl.rows) * (sl.cell + gap);
+      dl->AddText(V(origin.x, ty), Pack(kHighlight), fit.c_str());
+    }
+
+    // [overview] The whole L1, a dot per slot, the step's sets outlined.
+    const float oy = origin.y + room.y - overview_h;
+    const L1GridLayout g = L1Grid(c.l1_sets, c.l1_ways, room.x, overview_h);
     if (g.cell > 0) {
-      ImDrawList* dl = ImGui::GetWindowDrawList();
       const float w = g.cell * float(g.cols), h = g.cell * float(g.rows);
-      dl->AddRectFilled(origin, V(origin.x + w, origin.y + h), Pack(kBoxFill));
+      dl->AddRectFilled(V(origin.x, oy), V(origin.x + w, oy + h), Pack(kBoxFill));
       const float inset = g.cell >= 6 ? 0.5f * std::max(1.0f, std::round(scale)) : 0.0f;
-      auto slot_rect = [&](uint32_t s) {
-        const uint32_t set = s / c.l1_ways, way = s % c.l1_ways;
-        const float sx = origin.x + float((set % g.sets_per_row) * c.l1_ways + way) * g.cell;
-        const float sy = origin.y + float(set / g.sets_per_row) * g.cell;
-        return Rect{sx + inset, sy + inset, g.cell - 2 * inset, g.cell - 2 * inset};
+      auto set_rect = [&](uint32_t set) {
+        return Rect{origin.x + float((set % g.sets_per_row) * c.l1_ways) * g.cell, oy + float(set / g.sets_per_row) * g.cell,
+                    g.cell * float(c.l1_ways), g.cell};
       };
       for (uint32_t s = 0; s < slots; ++s) {
         if (state_.Line(s) == L1State::kEmpty) continue;
-        const Rect r = slot_rect(s);
+        const Rect sr = set_rect(s / c.l1_ways);
+        const Rect r{sr.x + float(s % c.l1_ways) * g.cell + inset, sr.y + inset, g.cell - 2 * inset, g.cell - 2 * inset};
         const Rgb col = slot_array[s] >= 0 ? ArrayRgb(slot_array[s]) : kFrame;
-        const uint8_t v = state_.Valid(s);
-        if (v == 0xf) {
-          dl->AddRectFilled(V(r.x, r.y), V(r.x + r.w, r.y + r.h), Pack(col));
-        } else {
-          const float q = r.w / 4;
-          for (int k = 0; k < 4; ++k)
-            dl->AddRectFilled(V(r.x + q * float(k), r.y), V(r.x + q * float(k + 1), r.y + r.h), Pack(col, (v >> k & 1) ? 255 : 60));
-        }
+        dl->AddRectFilled(V(r.x, r.y), V(r.x + r.w, r.y + r.h), Pack(col, state_.Valid(s) == 0xf ? 255 : 120));
       }
-      // Outlines thin enough to leave the fill visible in small boxes; a line that just arrived
-      // is yellow even when the step touches it (those are the step's misses).
-      const float thick = std::min(std::max(1.5f, 1.5f * scale), std::max(1.0f, 0.2f * g.cell));
-      for (uint32_t s = 0; s < slots; ++s) {
-        const bool mine = state_.Line(s) != L1State::kEmpty && step_lines.count(state_.Line(s));
-        if (!mine && !arrived_[s]) continue;
-        const Rect r = slot_rect(s);
-        dl->AddRect(V(r.x, r.y), V(r.x + r.w, r.y + r.h), Pack(arrived_[s] ? kHighlight : kLine), 0, 0, thick);
+      const float ring = std::max(1.0f, std::round(scale));
+      for (uint32_t set : step_sets) {
+        const Rect r = set_rect(set);
+        dl->AddRect(V(r.x - ring, r.y - ring), V(r.x + r.w + ring, r.y + r.h + ring), Pack(set_has_arrival[set] ? kHighlight : kLine), 0, 0, ring);
       }
       if (placed) {
-        Placed p{shown_step.pane, "l1", "L1", Rect{origin.x, origin.y, w, h}, g.rows, g.cols};
+        Placed p{shown_step.pane, "l1", "L1", Rect{origin.x, oy, w, h}, g.rows, g.cols};
         p.cell = g.cell;
         placed->push_back(p);
       }
-      ImGui::Dummy(ImVec2(w, h));
-      const ImVec2 mouse = ImGui::GetIO().MousePos;
-      if (ImGui::IsItemHovered() && g.cell > 0) {
-        const uint32_t col = uint32_t((mouse.x - origin.x) / g.cell), row = uint32_t((mouse.y - origin.y) / g.cell);
-        const uint32_t set = row * g.sets_per_row + col / c.l1_ways, way = col % c.l1_ways;
-        if (col < g.cols && set < c.l1_sets) {
-          const uint32_t s = set * c.l1_ways + way;
-          const uint64_t line = state_.Line(s);
-          if (line == L1State::kEmpty) {
-            ImGui::SetTooltip("set %u, way %u: empty", set, way);
-          } else {
-            const int ai = slot_array[s];
-            std::string what = "outside the arrays";
-            if (ai >= 0) {
-              const auto& a = t.arrays[ai];
-              const uint64_t lo = line * 128 > a.base ? (line * 128 - a.base) / a.elem_bytes : 0;
-              const uint64_t hi = std::min<uint64_t>(a.count - 1, (line * 128 + 127 - a.base) / a.elem_bytes);
-              what = a.name + "[" + std::to_string(lo) + ".." + std::to_string(hi) + "]";
-            }
-            ImGui::SetTooltip("set %u, way %u: line %llu (%s), %d of 4 sectors held%s%s", set, way, (unsigned long long)line,
-                              what.c_str(), __builtin_popcount(state_.Valid(s)), step_lines.count(line) ? "; the step touches it" : "",
-                              arrived_[s] ? "; arrived since the warp's last step" : "");
-          }
+      if (window_hovered && in_rect(Rect{origin.x, oy, w, h})) {
+        const uint32_t col = uint32_t((mouse.x - origin.x) / g.cell), row = uint32_t((mouse.y - oy) / g.cell);
+        const uint32_t set = row * g.sets_per_row + col / c.l1_ways;
+        if (col < g.cols && set < c.l1_sets) hovered_slot = set * c.l1_ways + col % c.l1_ways;
+      }
+    }
+    ImGui::Dummy(room);
+
+    if (hovered_slot >= 0) {
+      const uint32_t s = uint32_t(hovered_slot), set = s / c.l1_ways, way = s % c.l1_ways;
+      const uint64_t line = state_.Line(s);
+      if (line == L1State::kEmpty) {
+        ImGui::SetTooltip("set %u, way %u: empty", set, way);
+      } else {
+        const int ai = slot_array[s];
+        std::string what = "outside the arrays";
+        if (ai >= 0) {
+          const auto& a = t.arrays[ai];
+          const uint64_t lo = line * 128 > a.base ? (line * 128 - a.base) / a.elem_bytes : 0;
+          const uint64_t hi = std::min<uint64_t>(a.count - 1, (line * 128 + 127 - a.base) / a.elem_bytes);
+          what = a.name + "[" + std::to_string(lo) + ".." + std::to_string(hi) + "]";
         }
+        ImGui::SetTooltip("set %u, way %u: line %llu (%s), %d of 4 sectors held%s%s", set, way, (unsigned long long)line,
+                          what.c_str(), __builtin_popcount(state_.Valid(s)), step_lines.count(line) ? "; the step touches it" : "",
+                          arrived_[s] ? "; arrived since the warp's last step" : "");
       }
     }
   }

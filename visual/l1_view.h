@@ -1,9 +1,12 @@
-// L1 view: the L1 cache of the SM that runs the shown block, at the current step. Each slot (a
-// set's way) is a small box split into its four sectors, filled in the colour of the array its
-// line belongs to where the sector is valid; the lines the step touches are outlined in white and
-// the lines that arrived (or gained sectors) since the warp's previous step in yellow, as the
-// course animations show lines arriving in a cache. The state comes from the simulator's log (l1_state.h), never from
-// simulating again; the slots' arrangement is a pure function (L1Grid) that the tests check.
+// L1 view: the L1 cache of the SM that runs the shown block, at the current step. Large: the sets
+// the step touches, each a row of its ways' line slots split into four sectors, filled in the
+// colour of the array the line belongs to where a sector is held, with a bar under each sector
+// the step reads in the colour of where it was served from; a line that arrived since the
+// warp's previous step slides into its slot (yellow outline) and the line it evicted slides
+// out, as the course animations show lines arriving in a cache. Small: the whole L1 as an
+// overview, the step's sets marked. The state comes from the simulator's log (l1_state.h),
+// never from simulating again; both arrangements are pure functions (L1Sets, L1Grid) that the
+// tests check.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -21,10 +24,24 @@ struct L1GridLayout {
 };
 L1GridLayout L1Grid(uint32_t sets, uint32_t ways, float w, float h);
 
+// A slot of the large part is kL1SlotAspect cells wide and one cell tall (its sectors side by side).
+inline constexpr float kL1SlotAspect = 1.5f;
+// `sets` sets of `ways` slots in `w` x `h` px: each set is its label (`label_w` px, then `gap`)
+// and its slots `gap` apart; sets side by side (`per_row`, 4 * gap apart) in rows `gap` apart.
+// The cell (a slot's height) is the largest that shows every set, at most `max_cell`; when that
+// is under `min_cell`, the cell is `min_cell` and only the first `shown` sets are drawn (0 when
+// not even one fits).
+struct L1SetsLayout {
+  uint32_t shown = 0, per_row = 1, rows = 0;
+  float cell = 0;   // a slot's height (px); its width is kL1SlotAspect * cell
+  float set_w = 0;  // one set's width: label, gap and slots
+};
+L1SetsLayout L1Sets(uint32_t sets, uint32_t ways, float label_w, float gap, float w, float h, float min_cell, float max_cell);
+
 class L1CacheView {
  public:
-  // Draws into the current window, `height` pixels tall at most; records the slots' grid as kind
-  // "l1" (name "L1") in `placed`.
+  // Draws into the current window, `height` pixels tall at most; records the step's sets as kind
+  // "l1_sets" (cell: a slot's height) and the overview as kind "l1" (name "L1") in `placed`.
   void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed);
 
  private:
@@ -32,7 +49,9 @@ class L1CacheView {
   // What the outlines were worked out for: the log, the step's events and the warp's last step's.
   const sim::Trace::Caches* shown_ = nullptr;
   uint32_t shown_now_ = 0, shown_before_ = 0;
-  std::vector<uint8_t> arrived_;  // per slot: its line arrived or gained sectors since the last step
+  std::vector<uint8_t> arrived_;   // per slot: its line arrived or gained sectors since the last step
+  std::vector<uint64_t> evicted_;  // per slot: the line it held at the last step, if another came since
+  double changed_at_ = -1e9;       // ImGui time at which the step changed (the arrival's animation)
 };
 
 }  // namespace ws::visual

@@ -5,7 +5,8 @@
 // no two text items overlap, no window hides content it has no scrollbar for, every cell the step
 // touches is in view with its 128-byte lines whole, the cells meet the size targets, cells never
 // shrink as the scale grows, the bank view draws every lane of its tallest stack, presenter mode
-// draws only what the step touches, and the L1 cache tab draws each pane's L1 inside the window.
+// draws only what the step touches, and the L1 cache tab draws each pane's L1 inside the window,
+// the sets the step touches in slots of at least 16 px.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -60,7 +61,8 @@ const std::vector<Shot>& Shots() {
     std::filesystem::create_directories(dir);
     // Every family's pair with the side panel's first tab, again at its last step (where results
     // are stored, often by atomics; "FAMILY+last"), and the first family's again with the memory
-    // chart's tab and with the L1 cache's (named "FAMILY+chart", "FAMILY+l1").
+    // chart's tab and with the L1 cache's (named "FAMILY+chart", "FAMILY+l1"), and the L1 cache's
+    // at a whole block's third step, a read by 8 warps of 16 lines each ("FAMILY+l1block").
     // And the transpose lesson's tile read (its third step, "transpose+tile"), where a 32-way conflict
     // meets the padded tile.
     std::vector<std::pair<const kernels::FamilyEntry*, std::string>> runs;
@@ -71,6 +73,7 @@ const std::vector<Shot>& Shots() {
     if (!kernels::Catalog().empty()) {
       runs.push_back({&kernels::Catalog().front(), "chart"});
       runs.push_back({&kernels::Catalog().front(), "l1"});
+      runs.push_back({&kernels::Catalog().front(), "l1block"});
     }
     for (const auto& [fp, side] : runs) {
       const auto& f = *fp;
@@ -81,9 +84,10 @@ const std::vector<Shot>& Shots() {
                                        : "--variant " + a + " --no-compare";
       if (side == "tile") pair = "--variant transpose/shared --compare transpose/shared_padded --step 2";
       else if (side == "last") pair += " --step 1000000";  // clamped to the last step
+      else if (side == "l1block") pair += " --side l1 --whole-block --step 2";
       else if (!side.empty()) pair += " --side " + side;
       for (const Config& c : kConfigs) {
-        if (c.present && (side == "chart" || side == "l1")) continue;  // presenter mode has no side panel
+        if (c.present && (side == "chart" || side.rfind("l1", 0) == 0)) continue;  // presenter mode has no side panel
         Shot s;
         s.family = f.info.name + (side.empty() ? "" : "+" + side);
         s.config = c;
@@ -332,34 +336,39 @@ TEST(LayoutRules, EveryCellTheStepTouchesIsInView) {
   Judge("touched_in_view", failed);
 }
 
-// The L1 cache tab ("FAMILY+l1" shots): wherever the side panel is shown (700 px of width per
-// unit of the scale drawn at, which is the window's height over 720 times --scale), every pane
-// with a memory view has its L1's slots drawn, inside the window.
+// The L1 cache tab ("FAMILY+l1" and "FAMILY+l1block" shots, steps that read global memory):
+// wherever the side panel is shown (700 px of width per unit of the scale drawn at, which is the
+// window's height over 720 times --scale), every pane with a memory view has its L1's overview
+// and the sets its step touches drawn, inside the window, the sets' slots at least 16 px tall
+// (issue 24: a hall reads them at 1280x720 and 1920x1080).
 TEST(LayoutRules, L1ViewShowsEachPanesCacheInsideTheWindow) {
   std::map<std::string, std::string> failed;
   for (const auto& s : Shots()) {
-    const bool l1 = s.family.size() > 3 && s.family.substr(s.family.size() - 3) == "+l1";
+    const bool l1 = s.family.find("+l1") != std::string::npos;
     if (!s.layout.is_object() || !l1 || float(s.config.w) < 700.0f * s.layout["scale"].get<float>()) continue;
     std::set<std::string> panes;
     for (const auto& p : s.layout["placed"])
       if (p["kind"] == "grid") panes.insert(p["pane"].get<std::string>());
     for (const auto& pane : panes) {
-      const nlohmann::json* view = nullptr;
-      for (const auto& p : s.layout["placed"])
-        if (p["kind"] == "l1" && p["pane"] == pane) view = &p;
-      std::ostringstream d;
-      if (!view) {
-        d << pane << ": no L1 drawn";
-      } else {
-        const Rect r = RectOf((*view)["rect"]);
-        if ((*view)["cell"].get<float>() <= 0 || r.x < 0 || r.y < 0 || r.x + r.w > float(s.config.w) + 0.5f ||
-            r.y + r.h > float(s.config.h) + 0.5f)
-          d << pane << ": L1 at " << r.x << "," << r.y << " size " << r.w << "x" << r.h;
-        else
-          continue;
+      for (const std::string kind : {"l1", "l1_sets"}) {
+        const nlohmann::json* view = nullptr;
+        for (const auto& p : s.layout["placed"])
+          if (p["kind"] == kind && p["pane"] == pane) view = &p;
+        std::ostringstream d;
+        const float least = kind == "l1_sets" ? 16.0f : 0.0f;
+        if (!view) {
+          d << pane << ": no " << kind << " drawn";
+        } else {
+          const Rect r = RectOf((*view)["rect"]);
+          const float cell = (*view)["cell"].get<float>();
+          if (cell <= 0 || cell < least || r.x < 0 || r.y < 0 || r.x + r.w > float(s.config.w) + 0.5f || r.y + r.h > float(s.config.h) + 0.5f)
+            d << pane << ": " << kind << " at " << r.x << "," << r.y << " size " << r.w << "x" << r.h << ", cells " << cell << " px";
+          else
+            continue;
+        }
+        auto& all = failed[Key(s)];
+        all += (all.empty() ? "" : "; ") + d.str();
       }
-      auto& all = failed[Key(s)];
-      all += (all.empty() ? "" : "; ") + d.str();
     }
   }
   Judge("l1_view", failed);

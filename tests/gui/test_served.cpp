@@ -168,5 +168,34 @@ TEST(L1View, SlotsAreLaidOutInWholeSetsAtTheLargestCell) {
   EXPECT_FLOAT_EQ(g.cell, 20.0f);
 }
 
+TEST(L1View, StepSetsAreLargestThatShowThemAllElseSixteenPixelsAndAsManyAsFit) {
+  // 4 ways, labels 40 px, gap 2 px, in 400 x 100 px, cells 16 to 48 px. A set is 40 + 2 + 3 x 2
+  // = 48 px besides its 4 slots of 1.5 cells each (6 cells); sets in a row 8 px apart, rows 2 px.
+  // 2 sets: one a row, width (400 - 48) / 6 = 58.7, height (100 - 2) / 2 = 49, at most 48: cell
+  // 48, a set 48 + 6 x 48 = 336 px (two a row: ((400 - 8) / 2 - 48) / 6 = 24.7).
+  visual::L1SetsLayout g = visual::L1Sets(2, 4, 40, 2, 400, 100, 16, 48);
+  EXPECT_EQ(g.shown, 2u);
+  EXPECT_EQ(g.per_row, 1u);
+  EXPECT_EQ(g.rows, 2u);
+  EXPECT_FLOAT_EQ(g.cell, 48.0f);
+  EXPECT_FLOAT_EQ(g.set_w, 336.0f);
+  // 10 sets: two a row, width 24.7, height (100 - 4 x 2) / 5 = 18.4 (one a row: 8.2 tall; three:
+  // ((400 - 16) / 3 - 48) / 6 = 13.3 wide).
+  g = visual::L1Sets(10, 4, 40, 2, 400, 100, 16, 48);
+  EXPECT_EQ(g.shown, 10u);
+  EXPECT_EQ(g.per_row, 2u);
+  EXPECT_EQ(g.rows, 5u);
+  EXPECT_NEAR(g.cell, 18.4f, 1e-4);
+  // 20 sets: at best 12.6 px (three a row, 7 rows: (100 - 12) / 7): under 16, so 16 px cells, a
+  // set 48 + 96 = 144 px, floor(408 / 152) = 2 a row, floor(102 / 18) = 5 rows: the first 10.
+  g = visual::L1Sets(20, 4, 40, 2, 400, 100, 16, 48);
+  EXPECT_EQ(g.shown, 10u);
+  EXPECT_EQ(g.per_row, 2u);
+  EXPECT_EQ(g.rows, 5u);
+  EXPECT_FLOAT_EQ(g.cell, 16.0f);
+  // Too narrow for one set at 16 px: nothing drawn large.
+  EXPECT_EQ(visual::L1Sets(20, 4, 40, 2, 100, 100, 16, 48).shown, 0u);
+}
+
 }  // namespace
 }  // namespace ws::sim

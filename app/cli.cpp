@@ -62,6 +62,8 @@ int64_t ParseInteger(const std::string& flag, const std::string& text, int64_t l
   return v;
 }
 
+}  // namespace
+
 kernels::Block ParseBlock(const std::string& s) {
   kernels::Block b;
   unsigned v[3] = {0, 1, 1};
@@ -82,6 +84,8 @@ kernels::Block ParseBlock(const std::string& s) {
   b.x = v[0]; b.y = v[1]; b.z = v[2];
   return b;
 }
+
+namespace {
 
 // Ctrl-C during stats, trace or table: the engine stops at its next check (every access, barrier and
 // watchdog tick), so even a kernel that loops forever ends, and the command says what it stopped.
@@ -228,7 +232,14 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   sass->add_flag("--json", sass_json, "the same as JSON");
 
   CLI::App* gui_cmd = nullptr;
+  CLI::App* lesson_cmd = nullptr;
+  std::string lesson_file;
   if (gui) {
+    lesson_cmd = app.add_subcommand("lesson", "open a lesson script in the desktop program (Page Down / Page Up between "
+                                              "slides); --export DIR writes each slide as a PNG and a GIF, --check "
+                                              "checks every slide; other flags go to warpscope gui");
+    lesson_cmd->add_option("file", lesson_file, "the lesson, a JSON file (assets/lessons/ has one per lesson)")->required();
+    lesson_cmd->prefix_command();
     gui_cmd = app.add_subcommand("gui", "open the desktop program (the default; warpscope gui --help lists its flags)");
     // Everything after "gui", --help included, is the GUI's own command line (GuiMain parses it).
     gui_cmd->set_help_flag();
@@ -350,6 +361,13 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
     if (*bench) {
       const int runs = bench_runs->count() ? int(ParseInteger("--runs", runs_text, 1, 1000)) : 10;
       return cli::Bench(bench_what, n, runs, bench_json, bench_recorded, bench_single);
+    }
+    if (lesson_cmd && *lesson_cmd) {
+      std::vector<std::string> words{argv[0], "--lesson", lesson_file};
+      for (auto& s : lesson_cmd->remaining()) words.push_back(s);
+      std::vector<char*> args;
+      for (auto& w : words) args.push_back(w.data());
+      return gui(int(args.size()), args.data());
     }
     if (gui_cmd && *gui_cmd) {
       std::vector<std::string> rest = gui_cmd->remaining();

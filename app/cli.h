@@ -32,6 +32,9 @@ std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems
 void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
                      const std::string& device_flag);
 
+// A block shape "X", "XxY" or "XxYxZ" (--shape); BadRequest saying why not.
+kernels::Block ParseBlock(const std::string& s);
+
 // The lesson the program opens on: shortcut v0 beside v1.
 inline constexpr const char* kDefaultVariant = "shortcut/v0";
 inline constexpr const char* kDefaultCompare = "shortcut/v1";

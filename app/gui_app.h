@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "app/gui_worker.h"
 #include "app/kernel_file_watch.h"
 #include "app/key_table.h"
+#include "app/lesson.h"
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
 #include "visual/banks.h"
@@ -47,6 +49,7 @@ struct Pane {
   std::string name;                // "A" / "B"
   kernels::VariantRef variant;     // points into the catalog, which lives as long as the program
   int n = 0;
+  std::string shape;  // block shape ("16x16"); empty: the variant's own
   std::shared_ptr<kernels::SimOutcome> outcome;
   uint64_t generation = 0;
   bool loading = false;
@@ -101,6 +104,12 @@ class Gui : private KeyTarget {
   // Kernel-file saves whose new picture is on screen (a scripted run waits for one).
   int reloads() const { return reloads_; }
   void Close();
+  // A lesson (lesson.h): shown from its first slide when the window opens.
+  void SetLesson(Lesson lesson);
+  void GoToSlide(int index);
+  const Lesson* lesson() const { return lesson_ ? &*lesson_ : nullptr; }
+  int slide() const { return slide_; }
+  bool SlidePending() const { return slide_pending_; }  // its panes still loading
 
  private:
   // gui_app.cpp: what the keys do (key_table.h)
@@ -116,6 +125,7 @@ class Gui : private KeyTarget {
   void ToggleFullScreen() override { ToggleFullscreen(); }
   void Scale(int dir) override;
   void RunOnGpu() override { StartGpuTimings(); }
+  void NextSlide(int dir) override;  // gui_lesson.cpp
   // gui_app.cpp: stepping both panes (the rules are visual/stepping.h's)
   void StepAll(int delta);
   void ShowStep(Pane& p);  // the views' instructions for p's step (after its step or warp changed)
@@ -155,6 +165,9 @@ class Gui : private KeyTarget {
   void DrawOpenFile();   // the "open file" button and its popup
   // gui_pane.cpp: one pane's title, cost, lanes, note, memory grid and banks
   void DrawPane(Pane& p, float width, float height);
+  // gui_lesson.cpp: the slide's step once its panes are simulated; its caption
+  void ApplyPendingSlide();
+  void DrawCaption();
   // gui_help.cpp: the keys and the glossary (F1)
   void DrawHelp();
   // gui_layout.cpp: the root window: toolbar, panes, side tabs, legend, bottom bar
@@ -227,6 +240,9 @@ class Gui : private KeyTarget {
   std::map<std::string, int> opening_;                // file key -> pane asked for with "open file"
   char open_path_[1024] = {};
   int reloads_ = 0;
+  std::optional<Lesson> lesson_;
+  int slide_ = -1;
+  bool slide_pending_ = false;  // the slide's step is set once its panes are simulated
 };
 
 }  // namespace ws::app

@@ -186,6 +186,27 @@ std::vector<TextRun> FindTextRuns(const ImDrawData& dd, const ImFontAtlas& atlas
   return runs;
 }
 
+uint64_t HashDrawData(const ImDrawData& d) {
+  uint64_t h = 1469598103934665603ull;
+  const auto mix = [&h](const void* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 1099511628211ull;
+  };
+  for (int l = 0; l < d.CmdListsCount; ++l) {
+    const ImDrawList& list = *d.CmdLists[l];
+    mix(list.VtxBuffer.Data, size_t(list.VtxBuffer.Size) * sizeof(ImDrawVert));
+    mix(list.IdxBuffer.Data, size_t(list.IdxBuffer.Size) * sizeof(ImDrawIdx));
+    for (const ImDrawCmd& c : list.CmdBuffer) {
+      const ImTextureID tex = c.GetTexID();
+      mix(&c.ClipRect, sizeof(c.ClipRect));
+      mix(&tex, sizeof(tex));
+      mix(&c.ElemCount, sizeof(c.ElemCount));
+      mix(&c.IdxOffset, sizeof(c.IdxOffset));
+      mix(&c.VtxOffset, sizeof(c.VtxOffset));
+    }
+  }
+  return h;
+}
+
 std::vector<std::pair<int, int>> OverlappingRuns(const std::vector<TextRun>& runs) {
   std::vector<std::pair<int, int>> out;
   auto meet = [](const visual::Rect& a, const visual::Rect& b) {

@@ -36,6 +36,10 @@ struct TextRun {
   bool outside = false;         // the same against the display
 };
 std::vector<TextRun> FindTextRuns(const ImDrawData& draw_data, const ImFontAtlas& fonts);
+// FNV-1a over everything a frame draws: vertices, indices, and each command's clip rectangle,
+// texture and range. Two frames with the same hash draw the same pixels.
+uint64_t HashDrawData(const ImDrawData& d);
+
 // Pairs of runs (indices) whose lines intersect by more than 1 px both ways.
 std::vector<std::pair<int, int>> OverlappingRuns(const std::vector<TextRun>& runs);
 

@@ -47,6 +47,7 @@ void Gui::DrawFrame() {
                                 ImGuiWindowFlags_NoBackground;
   if (ImGui::Begin("warpscope##root", nullptr, root)) {
     if (!present_) DrawPicker();
+    DrawCaption();  // a lesson's slide: the lecturer's words
     // An error the simulator found: what, and where when the finding has a place (a warning
     // is a line atop its pane, DrawPane).
     for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
@@ -132,9 +133,10 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
   // lays out with the widths of the frame before), less the room a scrollbar may take.
   const bool long_tabs = tabs_w <= right_w - 2 * st.WindowPadding.x - 2 * st.WindowBorderSize - st.ScrollbarSize;
   if (ImGui::BeginTabBar("side##tabs")) {
+    const ImGuiTabItemFlags pick_counters = side_tab_set_ || opt_.side != "counters" ? 0 : ImGuiTabItemFlags_SetSelected;
     const ImGuiTabItemFlags pick_chart = side_tab_set_ || opt_.side != "chart" ? 0 : ImGuiTabItemFlags_SetSelected;
     const ImGuiTabItemFlags pick_l1 = side_tab_set_ || opt_.side != "l1" ? 0 : ImGuiTabItemFlags_SetSelected;
-    if (ImGui::BeginTabItem(long_tabs ? "timings & counters###timings" : "timings###timings")) {
+    if (ImGui::BeginTabItem(long_tabs ? "timings & counters###timings" : "timings###timings", nullptr, pick_counters)) {
       const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
                                       Compare() ? pane_[1].Id() : "",
                                       Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,

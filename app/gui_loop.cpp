@@ -13,6 +13,7 @@
 #include "app/cli.h"
 #include "app/gui_bench.h"
 #include "app/gui_script.h"
+#include "app/lesson_export.h"
 
 namespace ws::app {
 
@@ -21,10 +22,15 @@ constexpr double kIdleWaitSeconds = 0.25;
 
 int Gui::Run() {
   if (!InitWindow()) return kFailed;
-  Request(pane_[0]);
-  if (Compare()) Request(pane_[1]);
+  if (lesson_) {
+    GoToSlide(0);
+  } else {
+    Request(pane_[0]);
+    if (Compare()) Request(pane_[1]);
+  }
 
   ScriptedRun script(opt_, start_);
+  LessonExport lesson_export(opt_.export_dir);
   FrameBenchmark bench(opt_.benchmark_frames, start_);
   int rc = kOk;
   auto last = Clock::now();
@@ -40,6 +46,8 @@ int Gui::Run() {
       rc = kFailed;
       break;
     }
+    if (lesson_) ApplyPendingSlide();
+    lesson_export.BeforeFrame(*this);
 
     // Playback.
     const auto now = Clock::now();
@@ -70,6 +78,7 @@ int Gui::Run() {
     RenderFrame(fw, fh);
     export_.AfterRender(*this, fw, fh);
     if (!script.AfterFrame(*this, fw, fh)) rc = kFailed;
+    if (!lesson_export.AfterFrame(*this, fw, fh)) rc = kFailed;
     glfwSwapBuffers(window_);
     glFinish();
     bench.AfterFrame(*this, t0, Clock::now(), script.Applied());
@@ -79,7 +88,7 @@ int Gui::Run() {
     // second), the window waits for an event, up to 250 ms (a kernel file saved, GPU results).
     // Input, and the worker's result, wake the loop at once.
     const bool loading = pane_[0].loading || (Compare() && pane_[1].loading) || timings_.running;
-    const bool moving = (pb_.playing && Loaded()) || script.Active() || export_.Busy() ||
+    const bool moving = (pb_.playing && Loaded()) || script.Active() || export_.Busy() || lesson_export.Active() ||
                         Clock::now() - last_input_ < std::chrono::milliseconds(500);
     if (loading) glfwWaitEventsTimeout(kLoadingFrameSeconds);
     else if (!moving) glfwWaitEventsTimeout(kIdleWaitSeconds);

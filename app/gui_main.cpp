@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 #include <iostream>
 
 #include "app/cli.h"
@@ -11,6 +13,7 @@
 #include "app/gui_options.h"
 #include "app/gui_script.h"
 #include "app/gui_settings.h"
+#include "app/lesson.h"
 
 namespace ws::app {
 
@@ -50,6 +53,11 @@ int GuiMain(int argc, char** argv) {
                  "scripted run: after the keys, wait up to this many seconds for a kernel file shown to be saved "
                  "and its new picture drawn, then go on to the screenshot");
   app.add_option("--fps", o.fps, "with --gif: steps per second, 1..50 (default 4)");
+  app.add_option("--lesson", o.lesson, "open a lesson script (JSON; see README, \"Writing a lesson\"); Page Down / Page Up "
+                                       "move between its slides");
+  app.add_option("--export", o.export_dir, "with --lesson: write each slide as DIR/slide-NN.png (the window) and "
+                                           "DIR/slide-NN.gif (its steps), then quit");
+  app.add_flag("--check", o.check, "with --lesson: simulate every slide and say whether each resolves; no window");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -66,11 +74,36 @@ int GuiMain(int argc, char** argv) {
     std::cerr << "warpscope gui: " << why << "\n";
     return kBadArguments;
   }
+  std::optional<Lesson> lesson;
+  if (!o.lesson.empty()) {
+    if (!(lesson = LoadLesson(o.lesson, &why))) {
+      std::cerr << "warpscope: " << why << "\n";
+      return kBadArguments;
+    }
+    // Every slide is simulated and checked before the window opens (about 0.2 s for a shipped
+    // lesson), so that a step out of range is said before a lecture, and before an export writes.
+    const auto problems = CheckLessonSteps(*lesson);
+    for (const auto& p : problems) std::cerr << "warpscope: " << p << "\n";
+    if (!problems.empty()) return kBadArguments;
+    if (o.check) {
+      std::cout << o.lesson << ": " << lesson->slides.size() << " slides, each resolves\n";
+      return kOk;
+    }
+    std::error_code ec;
+    if (!o.export_dir.empty() && (std::filesystem::create_directories(o.export_dir, ec), ec)) {
+      std::cerr << "warpscope: cannot create " << o.export_dir << ": " << ec.message() << "\n";
+      return kBadArguments;
+    }
+  } else if (!o.export_dir.empty() || o.check) {
+    std::cerr << "warpscope gui: --export and --check go with a lesson (warpscope lesson FILE --export DIR)\n";
+    return kBadArguments;
+  }
   std::string message;
   GuiSettings s = o.no_settings ? GuiSettings{} : LoadSettings(SettingsPath(), &message);
   if (!message.empty()) std::cerr << "warpscope: " << message << "\n";
   try {
     Gui gui(o, s, message);
+    if (lesson) gui.SetLesson(std::move(*lesson));
     return gui.Run();
   } catch (const kernels::BadRequest& e) {
     std::cerr << "warpscope: " << e.what() << "\n";

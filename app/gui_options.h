@@ -26,7 +26,10 @@ struct GuiOptions {
   bool no_settings = false;
   std::string gif, steps = "0..40";  // --gif: write the panes over these steps, then quit
   int fps = 4;
-  int wait_reload = 0;  // scripted run: seconds to wait for a kernel file to be saved and redrawn
+  int wait_reload = 0;
+  std::string lesson;      // a lesson script to open (warpscope lesson FILE)
+  std::string export_dir;  // with a lesson: write each slide's PNG and GIF here, then quit
+  bool check = false;      // with a lesson: check every slide (simulating each) and quit, no window  // scripted run: seconds to wait for a kernel file to be saved and redrawn
 };
 
 }  // namespace ws::app

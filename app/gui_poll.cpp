@@ -32,7 +32,7 @@ void Gui::Request(Pane& p) {
   n_edit_ = n;
   p.n = n;
   p.loading = true;
-  worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, pb_.block, !opt_.no_caches});
+  worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, p.shape, pb_.block, !opt_.no_caches});
 }
 
 void Gui::PollWorker() {

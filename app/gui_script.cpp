@@ -17,29 +17,6 @@ namespace {
 // Frames a screenshot waits, beyond --frames, for the picture to stop changing.
 constexpr int kMostSettleFrames = 240;
 
-// FNV-1a over everything a frame draws: vertices, indices, and each command's clip rectangle,
-// texture and range. Two frames with the same hash draw the same pixels.
-uint64_t HashDrawData(const ImDrawData& d) {
-  uint64_t h = 1469598103934665603ull;
-  const auto mix = [&h](const void* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(p)[i]) * 1099511628211ull;
-  };
-  for (int l = 0; l < d.CmdListsCount; ++l) {
-    const ImDrawList& list = *d.CmdLists[l];
-    mix(list.VtxBuffer.Data, size_t(list.VtxBuffer.Size) * sizeof(ImDrawVert));
-    mix(list.IdxBuffer.Data, size_t(list.IdxBuffer.Size) * sizeof(ImDrawIdx));
-    for (const ImDrawCmd& c : list.CmdBuffer) {
-      const ImTextureID tex = c.GetTexID();
-      mix(&c.ClipRect, sizeof(c.ClipRect));
-      mix(&tex, sizeof(tex));
-      mix(&c.ElemCount, sizeof(c.ElemCount));
-      mix(&c.IdxOffset, sizeof(c.IdxOffset));
-      mix(&c.VtxOffset, sizeof(c.VtxOffset));
-    }
-  }
-  return h;
-}
-
 }  // namespace
 
 // A benchmark at a family's largest size simulates for minutes on a busy 2-core machine

@@ -84,6 +84,7 @@ SimResult SimWorker::Run(const SimJob& job, sim::RunControl& control, std::mutex
     if (!ref.family->from_file) files.unlock();
     kernels::RunRequest req;
     req.n = job.n;
+    if (!job.shape.empty()) req.block = ParseBlock(job.shape);
     sim::LaunchOptions opt;
     opt.selection = {sim::Selection::Kind::Block, job.block, 0};
     opt.control = &control;

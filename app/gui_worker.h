@@ -25,6 +25,7 @@ struct SimJob {
   uint64_t generation = 0;
   std::string variant;  // "family/variant"
   int n = 0;
+  std::string shape;    // block shape, as --shape; empty: the variant's own
   uint32_t block = 0;   // the block whose warps are recorded
   bool caches = true;   // the cache model (sim/hierarchy.h) on
   std::string device;   // --device's profile name; empty: as ConfigureCaches (app/cli.h) picks

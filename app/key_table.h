@@ -16,6 +16,7 @@ enum class Action {
   FullScreen,  // full screen on/off
   ScaleUp, ScaleDown,  // the user's UI scale
   RunOnGpu,    // time every variant of A's family on the GPU ("run on GPU")
+  NextSlide, PreviousSlide,  // a lesson's slides (what a presentation clicker sends)
 };
 
 // What the keys act on: the window (gui_app.h) implements it; each binding's function calls one
@@ -35,6 +36,7 @@ class KeyTarget {
   virtual void ToggleFullScreen() = 0;
   virtual void Scale(int dir) = 0;       // the user's UI scale one notch up (> 0) or down
   virtual void RunOnGpu() = 0;
+  virtual void NextSlide(int dir) = 0;   // a lesson's next (> 0) or previous slide
 };
 
 struct KeyBinding {

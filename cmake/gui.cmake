@@ -32,11 +32,17 @@ add_library(ws_keys STATIC app/key_table.cpp)
 target_include_directories(ws_keys PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ws_keys PUBLIC PkgConfig::WS_GLFW)
 
+# Lesson scripts: reading and checking one (its slides simulated as the window would show them).
+add_library(ws_lesson STATIC app/lesson.cpp)
+target_include_directories(ws_lesson PUBLIC ${CMAKE_SOURCE_DIR})
+target_link_libraries(ws_lesson PUBLIC ws_cli ws_visual ws_export nlohmann_json::nlohmann_json)
+
 # The window: one Gui class over gui_app.cpp and one gui_<part>.cpp per job (see gui_app.h).
 target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_app.cpp app/gui_window.cpp app/gui_fonts.cpp
   app/gui_poll.cpp app/gui_keys.cpp app/gui_toolbar.cpp app/gui_pane.cpp app/gui_help.cpp app/gui_layout.cpp
-  app/gui_loop.cpp app/gui_script.cpp app/gui_bench.cpp app/gui_worker.cpp app/gui_export.cpp app/gui_render.cpp)
+  app/gui_loop.cpp app/gui_script.cpp app/gui_bench.cpp app/gui_worker.cpp app/gui_export.cpp app/gui_render.cpp
+  app/gui_lesson.cpp app/lesson_export.cpp)
 target_include_directories(warpscope PRIVATE ${WS_STB_INCLUDE})
 target_compile_definitions(warpscope PRIVATE WARPSCOPE_WITH_GUI)
 find_package(Threads REQUIRED)
-target_link_libraries(warpscope PRIVATE ws_visual ws_keys ws_settings ws_export ws_capture PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)
+target_link_libraries(warpscope PRIVATE ws_visual ws_keys ws_settings ws_export ws_capture ws_lesson PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)

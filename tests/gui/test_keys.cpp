@@ -74,7 +74,8 @@ TEST(KeyTable, KeysNamesAreUniqueAndNameTheirAction) {
 TEST(KeyTable, EveryActionCanBePressedByName) {
   const Action all[] = {Action::PlayPause, Action::Next, Action::Previous, Action::First, Action::NextIteration,
                         Action::PreviousIteration, Action::SwitchFocus, Action::Help, Action::CloseHelp, Action::Present,
-                        Action::Follow, Action::FullScreen, Action::ScaleUp, Action::ScaleDown, Action::RunOnGpu};
+                        Action::Follow, Action::FullScreen, Action::ScaleUp, Action::ScaleDown, Action::RunOnGpu,
+                        Action::NextSlide, Action::PreviousSlide};
   for (const Action a : all) {
     bool named = false;
     for (const auto& k : KeyTable()) named |= k.action == a && k.name;
@@ -116,6 +117,7 @@ struct RecordingTarget : KeyTarget {
   void ToggleFullScreen() override { calls.push_back("full screen"); }
   void Scale(int d) override { calls.push_back("scale " + std::to_string(d)); }
   void RunOnGpu() override { calls.push_back("gpu"); }
+  void NextSlide(int d) override { calls.push_back("slide " + std::to_string(d)); }
 };
 
 // Each name does what the README's key list says of its key (expected calls written from it).
@@ -124,7 +126,8 @@ TEST(KeyTable, EachNamePressesItsFunction) {
       {"space", "play"},        {"left", "step -1"},      {"right", "step 1"},     {"up", "iterate 1"},
       {"down", "iterate -1"},   {"home", "go to 0"},      {"tab", "focus"},        {"follow", "follow"},
       {"present", "present"},   {"fullscreen", "full screen"}, {"larger", "scale 1"}, {"smaller", "scale -1"},
-      {"help", "help"},         {"escape", "close help"}, {"gpu", "gpu"}};
+      {"help", "help"},         {"escape", "close help"}, {"gpu", "gpu"},
+      {"next-slide", "slide 1"}, {"previous-slide", "slide -1"}};
   for (const auto& [name, call] : expected) {
     RecordingTarget t;
     const auto a = ActionNamed(name);

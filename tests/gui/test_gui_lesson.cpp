@@ -1,0 +1,74 @@
+// `warpscope lesson FILE --export DIR` under Xvfb: a PNG of the window and a GIF of the panes per
+// slide, the GIF playing the slide's steps; a bad script writes nothing and exits 2.
+#include <gif_lib.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int RunLesson(const std::string& args) {
+  const int status = std::system((std::string(WARPSCOPE_BINARY) + " lesson " + args).c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// A PNG's width and height, from its IHDR chunk (bytes 16..23, big-endian).
+std::pair<uint32_t, uint32_t> PngSize(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  unsigned char b[24] = {};
+  in.read(reinterpret_cast<char*>(b), sizeof b);
+  const auto be = [&](int i) { return uint32_t(b[i]) << 24 | uint32_t(b[i + 1]) << 16 | uint32_t(b[i + 2]) << 8 | b[i + 3]; };
+  return {be(16), be(20)};
+}
+
+int GifFrames(const std::string& path) {
+  int err = 0;
+  GifFileType* gif = DGifOpenFileName(path.c_str(), &err);
+  if (!gif) return -1;
+  const int frames = DGifSlurp(gif) == GIF_OK ? gif->ImageCount : -1;
+  DGifCloseFile(gif, &err);
+  return frames;
+}
+
+TEST(GuiLesson, ExportWritesAPngAndAGifPerSlide) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (run under tests/gui/run_under_xvfb.sh)";
+  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / "lesson_export";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string script = (dir / "short.json").string();
+  // transpose/shared's warp has 4 steps (load in, store tile, load tile, store out), so slide 1's
+  // GIF plays steps 2..3 (the default 8 steps from step 2, stopped at the last); slide 2 asks for
+  // steps 0..1.
+  std::ofstream(script) << R"({"title": "test", "slides": [
+    {"variant": "transpose/shared", "compare": "transpose/shared_padded", "step": 2, "caption": "the column read"},
+    {"variant": "transpose/copy", "step": 0, "present": false, "play": "0..1", "caption": "the copy"}]})";
+  const fs::path out = dir / "out";
+  ASSERT_EQ(RunLesson(script + " --no-settings --size 1280x720 --export " + out.string()), 0);
+  for (const char* png : {"slide-01.png", "slide-02.png"}) {
+    ASSERT_TRUE(fs::exists(out / png)) << png;
+    EXPECT_EQ(PngSize((out / png).string()), std::make_pair(1280u, 720u)) << png;
+  }
+  EXPECT_EQ(GifFrames((out / "slide-01.gif").string()), 2);
+  EXPECT_EQ(GifFrames((out / "slide-02.gif").string()), 2);
+}
+
+TEST(GuiLesson, BadScriptWritesNothingAndExits2) {
+  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / "lesson_bad";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string script = (dir / "bad.json").string();
+  std::ofstream(script) << R"({"slides": [{"variant": "transpose/shared", "step": 9, "caption": "x"}]})";
+  // DISPLAY cleared: the script is refused before a window would open.
+  const int status = std::system(("DISPLAY= " + std::string(WARPSCOPE_BINARY) + " lesson " + script + " --export " +
+                                  (dir / "out").string() + " 2>/dev/null").c_str());
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 2);
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+}  // namespace

@@ -1,0 +1,112 @@
+// Lesson scripts: every shipped slide resolves (variants exist, fields known, steps and
+// iterations in range), and each kind of bad file gets a message naming file, slide and field.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app/lesson.h"
+
+namespace ws::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> ShippedLessons() {
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(std::string(WARPSCOPE_SOURCE_DIR) + "/assets/lessons"))
+    if (e.path().extension() == ".json") files.push_back(e.path().string());
+  return files;
+}
+
+// One lesson per seed text: coalescing, registers and float4, all pairs, divergence and alignment,
+// transpose.
+TEST(Lesson, FiveLessonsShip) { EXPECT_EQ(ShippedLessons().size(), 5u); }
+
+TEST(Lesson, EveryShippedSlideResolves) {
+  for (const auto& path : ShippedLessons()) {
+    std::string why;
+    const auto lesson = LoadLesson(path, &why);
+    ASSERT_TRUE(lesson) << why;
+    EXPECT_FALSE(lesson->title.empty()) << path;
+    EXPECT_GE(lesson->slides.size(), 4u) << path;
+    for (const auto& problem : CheckLessonSteps(*lesson)) ADD_FAILURE() << problem;
+  }
+}
+
+// Writes `text` as a lesson and returns what loading and checking it says (empty: it is fine).
+std::string Problem(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / "lessons";
+  fs::create_directories(dir);
+  const std::string path = (dir / name).string();
+  std::ofstream(path) << text;
+  std::string why;
+  const auto lesson = LoadLesson(path, &why);
+  if (!lesson) return why;
+  const auto problems = CheckLessonSteps(*lesson);
+  return problems.empty() ? "" : problems.front();
+}
+
+// A slide that is fine, to put a bad one after.
+const std::string kGood = R"({"variant": "transpose/shared", "caption": "fine"})";
+
+void ExpectSays(const std::string& said, const std::vector<std::string>& parts) {
+  EXPECT_FALSE(said.empty());
+  for (const auto& p : parts) EXPECT_NE(said.find(p), std::string::npos) << "'" << p << "' missing from: " << said;
+}
+
+TEST(Lesson, MalformedJsonNamesLineAndColumn) {
+  // Line 3 is {"variant": "transpose/shared", "caption": "x",}: 1 + 9 + 2 + 18 + 2 + 9 + 2 + 3
+  // characters up to "x", the stray comma 47th, the '}' where the parser stops 48th.
+  ExpectSays(Problem("comma.json", "{\n\"slides\": [\n{\"variant\": \"transpose/shared\", \"caption\": \"x\",}\n]}"),
+             {"comma.json:3:48:", "not valid JSON"});
+  ExpectSays(Problem("empty.json", ""), {"empty.json:", "not valid JSON"});
+}
+
+TEST(Lesson, UnknownVariantNamesSlideAndField) {
+  ExpectSays(Problem("variant.json", "{\"slides\": [" + kGood + ", {\"variant\": \"transpose/nope\", \"caption\": \"x\"}]}"),
+             {"variant.json: slide 2: \"variant\": unknown variant 'transpose/nope'", "transpose/shared_padded"});
+  ExpectSays(Problem("family.json", R"({"slides": [{"variant": "transpose/shared", "compare": "pairs/v1", "caption": "x"}]})"),
+             {"family.json: slide 1: \"compare\":", "not in transpose"});
+}
+
+TEST(Lesson, UnknownFieldNamesItAndTheKnownOnes) {
+  ExpectSays(Problem("field.json", R"({"slides": [{"variant": "transpose/shared", "stpe": 2, "caption": "x"}]})"),
+             {"field.json: slide 1: \"stpe\": not a field of a slide", SlideFieldNames()});
+  ExpectSays(Problem("top.json", R"({"slide": []})"), {"top.json: \"slide\": not a field of a lesson"});
+}
+
+TEST(Lesson, WrongTypesAndMissingFieldsAreSaid) {
+  ExpectSays(Problem("type.json", R"({"slides": [{"variant": "transpose/shared", "step": "2", "caption": "x"}]})"),
+             {"type.json: slide 1: \"step\": must be a whole number"});
+  ExpectSays(Problem("follow.json", R"({"slides": [{"variant": "transpose/shared", "follow": "sideways", "caption": "x"}]})"),
+             {"slide 1: \"follow\": 'sideways' is none of lockstep, role, alone"});
+  ExpectSays(Problem("caption.json", R"({"slides": [{"variant": "transpose/shared"}]})"), {"slide 1: \"caption\": missing"});
+  ExpectSays(Problem("noslides.json", R"({"title": "t"})"), {"noslides.json: \"slides\":"});
+}
+
+// transpose/shared's warp has 4 steps (its kernel: load in, store tile, load tile, store out).
+TEST(Lesson, StepOutOfRangeNamesTheWarpsSteps) {
+  ExpectSays(Problem("step.json", "{\"slides\": [" + kGood +
+                                      ", {\"variant\": \"transpose/shared\", \"step\": 4, \"caption\": \"x\"}]}"),
+             {"step.json: slide 2: \"step\": 4 is past the last step", "(4 steps, 0..3)"});
+  EXPECT_EQ(Problem("last.json", R"({"slides": [{"variant": "transpose/shared", "step": 3, "caption": "x"}]})"), "");
+}
+
+// transpose/shared has no loop: no line has a next iteration.
+TEST(Lesson, IterationPastTheLoopIsSaid) {
+  ExpectSays(Problem("iter.json", R"({"slides": [{"variant": "transpose/shared", "iteration": 1, "caption": "x"}]})"),
+             {"iter.json: slide 1: \"iteration\": 1 asked for", "only 0 loop iterations"});
+}
+
+// shortcut/v0 launches 16x16 threads: 8 warps per block, 0..7.
+TEST(Lesson, WarpOutsideTheBlockIsSaid) {
+  ExpectSays(Problem("warp.json", R"({"slides": [{"variant": "shortcut/v0", "warp": 8, "caption": "x"}]})"),
+             {"warp.json: slide 1: \"warp\": 8 is outside a block of 8 warps"});
+  EXPECT_EQ(Problem("warp7.json", R"({"slides": [{"variant": "shortcut/v0", "warp": 7, "caption": "x"}]})"), "");
+}
+
+}  // namespace
+}  // namespace ws::app

@@ -1,8 +1,10 @@
 // The memory hierarchy of a launch (see hierarchy.h): recording per warp, replay per wave.
-// Section index: sectors · recording · replay · finish (the streams: sim/sector_stream.h).
+// Section index: recording · replay · finish (the streams: sim/sector_stream.h; the sectors an
+// instruction touches: DistinctSectors, sim/rules.h).
 #include "sim/hierarchy.h"
 
 #include "sim/cache_policy.h"
+#include "sim/rules.h"
 #include "sim/memory_clock.h"
 #include "sim/sector_stream.h"
 
@@ -12,26 +14,6 @@
 #include <string>
 
 namespace ws::sim {
-
-// ---- sectors ------------------------------------------------------------------------------
-int DistinctSectors(const WarpInstruction& ins, uint64_t (&out)[kWarpSize]) {
-  // Accesses are at most 16 bytes and aligned, so each lane's piece lies in one sector.
-  int n = 0;
-  bool sorted = true;
-  for (uint32_t m = ins.mask; m; m &= m - 1) {
-    const uint64_t s = ins.addr[__builtin_ctz(m)] / SectorCache::kSectorBytes;
-    if (n && s == out[n - 1]) continue;
-    if (n && s < out[n - 1]) sorted = false;
-    out[n++] = s;
-  }
-  if (!sorted) {
-    std::sort(out, out + n);
-    n = int(std::unique(out, out + n) - out);
-  } else {
-    // Ascending with repeats only between neighbours: already removed.
-  }
-  return n;
-}
 
 namespace {
 

@@ -82,8 +82,4 @@ class MemoryHierarchy {
   std::unique_ptr<Impl> impl_;
 };
 
-// The distinct 32-byte sectors an instruction's active lanes touch, ascending (byte address /
-// 32); returns how many (at most 32). Its order is the order of WarpInstruction::served.
-int DistinctSectors(const WarpInstruction& ins, uint64_t (&sectors)[kWarpSize]);
-
 }  // namespace ws::sim

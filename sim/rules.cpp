@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "sim/geometry.h"
+
 namespace ws::sim {
 namespace {
 
@@ -17,6 +19,14 @@ void SmallSort(uint64_t* v, int n) {
   }
 }
 
+// The active lanes' addresses, ascending (repeats kept); returns how many.
+int SortedActiveAddresses(const WarpInstruction& ins, uint64_t (&out)[kWarpSize]) {
+  int n = 0;
+  for (uint32_t m = ins.mask; m; m &= m - 1) out[n++] = ins.addr[__builtin_ctz(m)];
+  SmallSort(out, n);
+  return n;
+}
+
 int CountDistinctSorted(const uint64_t* v, int n) {
   int d = n > 0;
   for (int i = 1; i < n; ++i) d += v[i] != v[i - 1];
@@ -26,9 +36,7 @@ int CountDistinctSorted(const uint64_t* v, int n) {
 // Most active lanes on one address (atomics: the updates that serialise).
 int MostLanesOnOneAddress(const WarpInstruction& ins) {
   uint64_t adr[kWarpSize];
-  int k = 0;
-  for (uint32_t m = ins.mask; m; m &= m - 1) adr[k++] = ins.addr[__builtin_ctz(m)];
-  SmallSort(adr, k);
+  const int k = SortedActiveAddresses(ins, adr);
   int most = k > 0, run = 1;
   for (int i = 1; i < k; ++i) {
     run = adr[i] == adr[i - 1] ? run + 1 : 1;
@@ -41,8 +49,9 @@ int MostLanesOnOneAddress(const WarpInstruction& ins) {
 
 namespace {
 // The bytes of a piece of `w` bytes at `a` that fall in a's sector, as a mask of its 32 bytes.
+static_assert(kSectorBytes == 32, "a sector's bytes are the bits of a uint32_t mask");
 inline uint32_t PieceBytes(uint64_t a, uint32_t w) {
-  const uint32_t off = uint32_t(a & 31), n = std::min<uint32_t>(w, 32 - off);
+  const uint32_t off = uint32_t(a % kSectorBytes), n = std::min<uint32_t>(w, kSectorBytes - off);
   return uint32_t(((1ull << n) - 1) << off);
 }
 
@@ -53,7 +62,7 @@ inline uint64_t MaskedBytes(const uint32_t* bytes, uint64_t present) {
   return n;
 }
 
-inline uint16_t SectorsFor(uint64_t bytes) { return uint16_t((bytes + 31) / 32); }
+inline uint16_t Sectors16(uint64_t bytes) { return uint16_t(SectorsFor(bytes)); }
 
 // Marks sector s of a window and adds a piece's bytes to its mask (a mask is read only once its
 // sector's bit is set, so the masks need no clearing).
@@ -73,22 +82,22 @@ uint16_t IdealSectors(const WarpInstruction& ins) {
   bool ascending = true;
   for (uint32_t m = ins.mask; m; m &= m - 1, ++n) {
     const uint64_t a = ins.addr[__builtin_ctz(m)];
-    lo = std::min(lo, a >> 5);
-    hi = std::max(hi, (a + w - 1) >> 5);
+    lo = std::min(lo, SectorIndex(a));
+    hi = std::max(hi, SectorIndex(a + w - 1));
     ascending &= n == 0 || a >= next;
     next = a + w;
   }
   if (n == 0) return 0;
-  if (ascending) return SectorsFor(uint64_t(n) * w);
-  if (hi - lo >= 64) return SectorsFor(DistinctBytes(ins));
+  if (ascending) return Sectors16(uint64_t(n) * w);
+  if (hi - lo >= 64) return Sectors16(DistinctBytes(ins));
   uint32_t bytes[64];
   uint64_t present = 0;
   for (uint32_t m = ins.mask; m; m &= m - 1) {
     uint64_t a = ins.addr[__builtin_ctz(m)];
-    for (const uint64_t end = a + w; a < end; a = (a | 31) + 1)  // a piece may cross a sector
-      AddPiece(present, bytes, (a >> 5) - lo, PieceBytes(a, uint32_t(end - a)));
+    for (const uint64_t end = a + w; a < end; a = (a | (kSectorBytes - 1)) + 1)  // a piece may cross a sector
+      AddPiece(present, bytes, SectorIndex(a) - lo, PieceBytes(a, uint32_t(end - a)));
   }
-  return SectorsFor(MaskedBytes(bytes, present));
+  return Sectors16(MaskedBytes(bytes, present));
 }
 
 bool CompilerAggregates(const WarpInstruction& ins) {
@@ -105,17 +114,15 @@ namespace {
 // of one address are the updates that serialise; each sector (line) costs its longest run.
 void AtomicCost(WarpInstruction& ins) {
   uint64_t adr[kWarpSize];
-  int k = 0;
-  for (uint32_t m = ins.mask; m; m &= m - 1) adr[k++] = ins.addr[__builtin_ctz(m)];
-  SmallSort(adr, k);
+  const int k = SortedActiveAddresses(ins, adr);
   int sectors = 0, l2 = 0, most = 0;
   int run = 0, sector_most = 0, line_most = 0;
   for (int i = 0; i < k; ++i) {
-    if (i == 0 || adr[i] >> 5 != adr[i - 1] >> 5) {  // a new sector: the last one is done
+    if (i == 0 || SectorIndex(adr[i]) != SectorIndex(adr[i - 1])) {  // a new sector: the last one is done
       sectors += sector_most;
       sector_most = 0;
     }
-    if (i == 0 || adr[i] >> 7 != adr[i - 1] >> 7) {  // a new line
+    if (i == 0 || LineIndex(adr[i]) != LineIndex(adr[i - 1])) {  // a new line
       l2 += line_most;
       line_most = 0;
     }
@@ -134,6 +141,7 @@ void AtomicCost(WarpInstruction& ins) {
 }  // namespace
 
 // Sectors and lines from a bitmask of sectors relative to a line-aligned base.
+static_assert(kSectorsPerLine == 4, "a line is four bits of a window: the 0x1111... masks below");
 inline void AddWindow(uint64_t bits, int& sectors, int& lines) {
   uint64_t line_bits = bits | (bits >> 1);
   line_bits |= line_bits >> 2;
@@ -154,24 +162,24 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
   // Fast path, a full warp of aligned pieces that fall into at most two windows of 64 sectors
   // (2 KiB) — a run, a broadcast, or two rows: one bit per sector, no sorting.
   if (ins.mask == ~0u && ins.op != Op::Atomic && ins.op != Op::Reduction) {
-    const uint64_t base_a = ((ins.addr[0] >> 5) - 28) & ~3ull;  // line-aligned window
+    const uint64_t base_a = (SectorIndex(ins.addr[0]) - 28) & ~uint64_t(kSectorsPerLine - 1);  // line-aligned window
     uint64_t base_b = 0, bits_a = 0, bits_b = 0, spill = 0;
     uint32_t bytes_a[64] = {}, bytes_b[64];  // per sector: the bytes asked for (the ideal)
     const uint32_t ones = uint32_t((1ull << w) - 1);  // a piece's bytes at offset 0 (w <= 16)
     bool have_b = false, fits = true;
     for (int l = 0; l < kWarpSize; ++l) {
-      const uint64_t a = ins.addr[l], s = a >> 5;
-      spill |= (a ^ (a + w - 1)) & ~31ull;
+      const uint64_t a = ins.addr[l], s = SectorIndex(a);
+      spill |= (a ^ (a + w - 1)) & ~uint64_t(kSectorBytes - 1);
       const uint64_t da = s - base_a;
       // Without spill (checked below) a piece is ones << its offset in the sector.
-      if (da < 64) { bits_a |= 1ull << da; bytes_a[da] |= ones << (a & 31); continue; }
+      if (da < 64) { bits_a |= 1ull << da; bytes_a[da] |= ones << (a % kSectorBytes); continue; }
       if (!have_b) {
-        base_b = (s - 28) & ~3ull;
+        base_b = (s - 28) & ~uint64_t(kSectorsPerLine - 1);
         have_b = true;
         std::fill(bytes_b, bytes_b + 64, 0u);
       }
       const uint64_t db = s - base_b;
-      if (db < 64) { bits_b |= 1ull << db; bytes_b[db] |= ones << (a & 31); continue; }
+      if (db < 64) { bits_b |= 1ull << db; bytes_b[db] |= ones << (a % kSectorBytes); continue; }
       fits = false;
       break;
     }
@@ -183,7 +191,7 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
       if (have_b) AddWindow(bits_b, sectors, lines);
       ins.sectors = uint16_t(sectors);
       ins.lines = uint16_t(lines);
-      ins.ideal_sectors = SectorsFor(MaskedBytes(bytes_a, bits_a) + MaskedBytes(bytes_b, bits_b));
+      ins.ideal_sectors = Sectors16(MaskedBytes(bytes_a, bits_a) + MaskedBytes(bytes_b, bits_b));
       ins.same_address_lanes = 0;
       if (distinct) {  // every lane's piece in one sector (no spill): the windows' bits, in order
         const bool b_first = have_b && base_b < base_a;
@@ -204,47 +212,45 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
       amin = std::min(amin, a);
       amax = std::max(amax, a);
     }
-    lo = amin >> 5;
-    hi = (amax + w - 1) >> 5;
+    lo = SectorIndex(amin);
+    hi = SectorIndex(amax + w - 1);
     na = kWarpSize;
   } else {
     for (uint32_t m = ins.mask; m; m &= m - 1) {
       const uint64_t a = ins.addr[__builtin_ctz(m)];
-      lo = std::min(lo, a >> 5);
-      hi = std::max(hi, (a + w - 1) >> 5);
+      lo = std::min(lo, SectorIndex(a));
+      hi = std::max(hi, SectorIndex(a + w - 1));
       ++na;
     }
   }
   ins.same_address_lanes = 0;
-  const uint64_t base = lo & ~3ull;  // line-aligned, so four bits make one line
+  const uint64_t base = lo & ~uint64_t(kSectorsPerLine - 1);  // line-aligned, so four bits make one line
   if (na > 0 && hi - base < 64) {
     uint64_t bits = 0;
     uint32_t bytes[64];  // per sector: the bytes asked for (the ideal)
     for (uint32_t m = ins.mask; m; m &= m - 1) {
       uint64_t a = ins.addr[__builtin_ctz(m)];
-      for (const uint64_t end = a + w; a < end; a = (a | 31) + 1)  // a piece may cross a sector
-        AddPiece(bits, bytes, (a >> 5) - base, PieceBytes(a, uint32_t(end - a)));
+      for (const uint64_t end = a + w; a < end; a = (a | (kSectorBytes - 1)) + 1)  // a piece may cross a sector
+        AddPiece(bits, bytes, SectorIndex(a) - base, PieceBytes(a, uint32_t(end - a)));
     }
-    uint64_t line_bits = bits | (bits >> 1);
-    line_bits |= line_bits >> 2;
-    ins.sectors = uint16_t(PopCount(bits));
-    ins.lines = uint16_t(PopCount(line_bits & 0x1111111111111111ull));
-    ins.ideal_sectors = SectorsFor(MaskedBytes(bytes, bits));
+    int sectors = 0, lines = 0;
+    AddWindow(bits, sectors, lines);
+    ins.sectors = uint16_t(sectors);
+    ins.lines = uint16_t(lines);
+    ins.ideal_sectors = Sectors16(MaskedBytes(bytes, bits));
   } else {
     // The pieces by address: their sectors and lines counted as an interval union (a piece
     // covers at most two sectors; starts ascending, so nothing below the last counted one is new),
     // their distinct bytes as DistinctBytes merges them.
     uint64_t start[kWarpSize];
-    int n = 0;
-    for (uint32_t m = ins.mask; m; m &= m - 1) start[n++] = ins.addr[__builtin_ctz(m)];
-    SmallSort(start, n);
+    const int n = SortedActiveAddresses(ins, start);
     int sectors = 0, lines = 0;
     uint64_t last_sector = 0, last_line = 0, bytes = 0, covered_to = 0;
     for (int i = 0; i < n; ++i) {
       const uint64_t a = start[i], end = a + w;
-      for (uint64_t sec = a >> 5; sec <= (end - 1) >> 5; ++sec) {
+      for (uint64_t sec = SectorIndex(a); sec <= SectorIndex(end - 1); ++sec) {
         if (sectors == 0 || sec > last_sector) { ++sectors; last_sector = sec; }
-        if (lines == 0 || sec >> 2 > last_line) { ++lines; last_line = sec >> 2; }
+        if (lines == 0 || sec / kSectorsPerLine > last_line) { ++lines; last_line = sec / kSectorsPerLine; }
       }
       const uint64_t from = i == 0 ? a : std::max(a, covered_to);
       if (end > from) bytes += end - from;
@@ -252,7 +258,7 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
     }
     ins.sectors = uint16_t(sectors);
     ins.lines = uint16_t(lines);
-    ins.ideal_sectors = SectorsFor(bytes);
+    ins.ideal_sectors = Sectors16(bytes);
   }
   ins.l2_requests = 0;
   if (ins.op == Op::Atomic || ins.op == Op::Reduction) AtomicCost(ins);
@@ -262,7 +268,7 @@ int BankPhaseLanes(uint32_t width) { return width <= 8 ? 32 : 8; }
 
 namespace {
 // The fewest wavefronts that can serve `words` distinct words: 32 banks, one word each per pass.
-int IdealPasses(int words) { return std::max(1, (words + 31) / 32); }
+int IdealPasses(int words) { return std::max(1, (words + int(kBanks) - 1) / int(kBanks)); }
 }  // namespace
 
 void BankConflicts(WarpInstruction& ins) {
@@ -283,17 +289,17 @@ void BankConflicts(WarpInstruction& ins) {
       if (!(ins.mask >> l & 1)) continue;
       if (n > 0 && ins.addr[l] != ph.address) ph.one_address = false;
       ph.address = ins.addr[l];
-      for (uint64_t wd = ins.addr[l] >> 2; wd <= (ins.addr[l] + w - 1) >> 2; ++wd) words[n++] = wd;
+      for (uint64_t wd = WordIndex(ins.addr[l]); wd <= WordIndex(ins.addr[l] + w - 1); ++wd) words[n++] = wd;
     }
     if (n == 0) continue;
     SmallSort(words, n);
-    int per_bank[32] = {};
+    int per_bank[kBanks] = {};
     int distinct = 0;
     for (int i = 0; i < n; ++i) {
       if (i > 0 && words[i] == words[i - 1]) continue;  // same word: broadcast
       ++distinct;
-      ph.banks |= 1u << (words[i] & 31);
-      ph.most = std::max(ph.most, ++per_bank[words[i] & 31]);
+      ph.banks |= 1u << BankOfWord(words[i]);
+      ph.most = std::max(ph.most, ++per_bank[BankOfWord(words[i])]);
     }
     const int passes = IdealPasses(distinct);
     wavefronts += ph.most;
@@ -327,20 +333,20 @@ void BankConflicts(WarpInstruction& ins) {
 }
 
 std::vector<BankColumn> SharedBanks(const WarpInstruction& ins) {
-  std::vector<BankColumn> cols(32);
+  std::vector<BankColumn> cols(kBanks);
   const uint32_t w = std::max<uint32_t>(ins.width, 1);
   const int phase_lanes = BankPhaseLanes(w);
   for (int p0 = 0, phase = 0; p0 < kWarpSize; p0 += phase_lanes, ++phase) {
-    int per_bank[32] = {}, distinct = 0;
+    int per_bank[kBanks] = {}, distinct = 0;
     for (int lane = p0; lane < p0 + phase_lanes; ++lane) {
       if (!(ins.mask >> lane & 1)) continue;
-      for (uint64_t wd = ins.addr[lane] >> 2; wd <= (ins.addr[lane] + w - 1) >> 2; ++wd) {
-        auto& words = cols[wd & 31].words;
+      for (uint64_t wd = WordIndex(ins.addr[lane]); wd <= WordIndex(ins.addr[lane] + w - 1); ++wd) {
+        auto& words = cols[BankOfWord(wd)].words;
         auto it = std::find_if(words.begin(), words.end(),
                                [&](const BankWord& b) { return b.word == wd && b.phase == phase; });
         if (it == words.end()) {
           words.push_back({wd, phase, {lane}});
-          ++per_bank[wd & 31];
+          ++per_bank[BankOfWord(wd)];
           ++distinct;
         } else if (it->lanes.back() != lane) {
           it->lanes.push_back(lane);
@@ -348,7 +354,7 @@ std::vector<BankColumn> SharedBanks(const WarpInstruction& ins) {
       }
     }
     const int passes = IdealPasses(distinct);
-    for (int b = 0; b < 32; ++b) cols[b].degree = std::max(cols[b].degree, (per_bank[b] + passes - 1) / passes);
+    for (uint32_t b = 0; b < kBanks; ++b) cols[b].degree = std::max(cols[b].degree, (per_bank[b] + passes - 1) / passes);
   }
   return cols;
 }
@@ -356,9 +362,7 @@ std::vector<BankColumn> SharedBanks(const WarpInstruction& ins) {
 uint64_t DistinctBytes(const WarpInstruction& ins) {
   // Byte ranges [addr, addr + width) of the active lanes, sorted by start, merged.
   uint64_t start[kWarpSize];
-  int n = 0;
-  for (uint32_t m = ins.mask; m; m &= m - 1) start[n++] = ins.addr[__builtin_ctz(m)];
-  SmallSort(start, n);
+  const int n = SortedActiveAddresses(ins, start);
   uint64_t bytes = 0, covered_to = 0;
   for (int i = 0; i < n; ++i) {
     const uint64_t lo = i == 0 ? start[i] : std::max(start[i], covered_to), hi = start[i] + ins.width;
@@ -370,10 +374,28 @@ uint64_t DistinctBytes(const WarpInstruction& ins) {
 
 int DistinctAddresses(const WarpInstruction& ins) {
   uint64_t adr[kWarpSize];
-  int k = 0;
-  for (uint32_t m = ins.mask; m; m &= m - 1) adr[k++] = ins.addr[__builtin_ctz(m)];
-  SmallSort(adr, k);
+  const int k = SortedActiveAddresses(ins, adr);
   return CountDistinctSorted(adr, k);
+}
+
+
+int DistinctSectors(const WarpInstruction& ins, uint64_t (&out)[kWarpSize]) {
+  // Accesses are at most 16 bytes and aligned, so each lane's piece lies in one sector.
+  int n = 0;
+  bool sorted = true;
+  for (uint32_t m = ins.mask; m; m &= m - 1) {
+    const uint64_t s = SectorIndex(ins.addr[__builtin_ctz(m)]);
+    if (n && s == out[n - 1]) continue;
+    if (n && s < out[n - 1]) sorted = false;
+    out[n++] = s;
+  }
+  if (!sorted) {
+    std::sort(out, out + n);
+    n = int(std::unique(out, out + n) - out);
+  } else {
+    // Ascending with repeats only between neighbours: already removed.
+  }
+  return n;
 }
 
 }  // namespace ws::sim

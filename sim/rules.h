@@ -25,6 +25,11 @@ struct SectorList {
 };
 void Coalesce(WarpInstruction& ins, SectorList* distinct = nullptr);
 
+// The distinct 32-byte sectors an instruction's active lanes touch, ascending (SectorIndex of
+// the byte address); returns how many (at most 32). Its order is the order of
+// WarpInstruction::served.
+int DistinctSectors(const WarpInstruction& ins, uint64_t (&sectors)[kWarpSize]);
+
 // nvcc aggregates an integer atomic whose result is unused (RED) and whose address is the same
 // for every active lane: one lane adds the warp's total (atomicAdd(&n, 1) from 32 lanes becomes
 // one add of 32), so it costs 1 sector and 1 L2 request. Float atomics are never aggregated

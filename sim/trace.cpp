@@ -1,7 +1,7 @@
 // Trace vocabulary: names of enums and the counter arithmetic.
 #include "sim/trace.h"
 
-#include "sim/hierarchy.h"
+#include "sim/rules.h"
 
 namespace ws::sim {
 

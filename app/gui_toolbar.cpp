@@ -153,8 +153,9 @@ void Gui::DrawPicker() {
     ImGui::PopStyleColor();
     FlowNext(ImGui::CalcTextSize("dismiss").x + style.FramePadding.x * 2);
     if (ImGui::SmallButton("dismiss##msg")) message_.clear();
-  } else if (ImGui::GetIO().DisplaySize.y > 32 * ImGui::GetTextLineHeightWithSpacing()) {
-    // The family's story where there is room for it; otherwise it is the family box's tooltip.
+  } else if (!lesson_ && ImGui::GetIO().DisplaySize.y > 32 * ImGui::GetTextLineHeightWithSpacing()) {
+    // The family's story where there is room for it; otherwise it is the family box's tooltip. A
+    // lesson's slide has its caption instead.
     ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
     ImGui::TextWrapped("%s", fam->info.story.c_str());
     ImGui::PopStyleColor();

@@ -46,3 +46,7 @@ target_include_directories(warpscope PRIVATE ${WS_STB_INCLUDE})
 target_compile_definitions(warpscope PRIVATE WARPSCOPE_WITH_GUI)
 find_package(Threads REQUIRED)
 target_link_libraries(warpscope PRIVATE ws_visual ws_keys ws_settings ws_export ws_capture ws_lesson PkgConfig::WS_GLFW OpenGL::GL Threads::Threads)
+
+# A contact sheet of exported lesson slides (docs/lessons-contact-sheet.png; see README).
+add_executable(ws_contact_sheet tools/contact_sheet/contact_sheet.cpp)
+target_include_directories(ws_contact_sheet PRIVATE ${WS_STB_INCLUDE})

@@ -112,6 +112,7 @@ void Gui::Scale(int dir) {
 void Gui::ShowVariant(int index, const kernels::VariantRef& v, bool teaching_size) {
   Pane& p = pane_[index];
   p.variant = v;
+  p.shape.clear();  // a lesson slide's block shape was for its own variant
   p.step = 0;
   if (teaching_size) n_ = 0;
   Request(p);

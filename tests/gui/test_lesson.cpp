@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "app/lesson.h"
+#include "kernels/catalog.h"
+#include "visual/steps.h"
 
 namespace ws::app {
 namespace {
@@ -106,6 +108,44 @@ TEST(Lesson, WarpOutsideTheBlockIsSaid) {
   ExpectSays(Problem("warp.json", R"({"slides": [{"variant": "shortcut/v0", "warp": 8, "caption": "x"}]})"),
              {"warp.json: slide 1: \"warp\": 8 is outside a block of 8 warps"});
   EXPECT_EQ(Problem("warp7.json", R"({"slides": [{"variant": "shortcut/v0", "warp": 7, "caption": "x"}]})"), "");
+}
+
+// A slide comparing by source role puts B on the instruction that does what A's does: the same
+// operation, space and array. shortcut/v3 at step 24 reads shared memory; v4 reads its shared
+// arrays 16 bytes at a time, so its step 24 is another read (in lockstep B would show that one).
+TEST(Lesson, SlideByRolePutsBOnTheSameRole) {
+  const auto run = [](const char* id) {
+    kernels::RunRequest r;
+    r.n = kernels::FindVariant(id).TeachingN();
+    sim::LaunchOptions opt;
+    opt.selection = {sim::Selection::Kind::Block, 0, 0};
+    opt.caches = false;
+    return kernels::Simulate(kernels::FindVariant(id), r, opt);
+  };
+  const auto a = run("shortcut/v3"), b = run("shortcut/v4");
+  const auto a_steps = visual::WarpSteps(a.trace, 0, 0), b_steps = visual::WarpSteps(b.trace, 0, 0);
+  Slide s;
+  s.variant = "shortcut/v3";
+  s.compare = "shortcut/v4";
+  s.step = 24;
+  s.follow = visual::Follow::Role;
+  std::string why;
+  const auto at = ResolveSlide(s, a.trace, a_steps, &b.trace, &b_steps, &why);
+  ASSERT_TRUE(at) << why;
+  EXPECT_EQ(at->a, 24);
+  const auto& ia = a.trace.instructions[a_steps[size_t(at->a)]];
+  const auto& ib = b.trace.instructions[b_steps[size_t(at->b)]];
+  ASSERT_EQ(ia.space, sim::Space::Shared);
+  EXPECT_EQ(ia.op, sim::Op::Load);
+  EXPECT_EQ(b.trace.arrays[size_t(ib.array)].name, a.trace.arrays[size_t(ia.array)].name);
+  EXPECT_EQ(ib.op, ia.op);
+  EXPECT_EQ(ib.space, ia.space);
+  // In lockstep B's step 24 is a read of the other shared array: following by role is what pairs them.
+  s.follow = visual::Follow::Lockstep;
+  const auto lock = ResolveSlide(s, a.trace, a_steps, &b.trace, &b_steps, &why);
+  ASSERT_TRUE(lock) << why;
+  EXPECT_NE(b.trace.arrays[size_t(b.trace.instructions[b_steps[size_t(lock->b)]].array)].name,
+            a.trace.arrays[size_t(ia.array)].name);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,32 @@ TEST(Lesson, EveryShippedSlideResolves) {
     EXPECT_GE(lesson->slides.size(), 4u) << path;
     for (const auto& problem : CheckLessonSteps(*lesson)) ADD_FAILURE() << problem;
   }
+}
+
+// The README's table of slide fields (under "Writing a lesson"): the backquoted names of its first
+// column, "`n`, `shape`" being two.
+std::set<std::string> ReadmeSlideFields() {
+  std::ifstream in(std::string(WARPSCOPE_SOURCE_DIR) + "/README.md");
+  std::set<std::string> fields;
+  bool section = false, table = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("**Writing a lesson.**") != std::string::npos) section = true;
+    if (!section) continue;
+    if (line.rfind("| field |", 0) == 0) table = true;
+    else if (table && line.rfind("|", 0) != 0) break;
+    if (!table) continue;
+    const std::string cell = line.substr(1, line.find('|', 1) - 1);
+    for (size_t a = cell.find('`'); a != std::string::npos; a = cell.find('`', cell.find('`', a + 1) + 1))
+      fields.insert(cell.substr(a + 1, cell.find('`', a + 1) - a - 1));
+  }
+  return fields;
+}
+
+TEST(Lesson, ReadmeListsEveryFieldOfASlide) {
+  std::set<std::string> known;
+  std::stringstream names(SlideFieldNames());
+  for (std::string f; std::getline(names, f, ',');) known.insert(f.substr(f.find_first_not_of(' ')));
+  EXPECT_EQ(ReadmeSlideFields(), known);
 }
 
 // Writes `text` as a lesson and returns what loading and checking it says (empty: it is fine).

@@ -5,6 +5,7 @@
 
 #include "sim/caption.h"
 #include "sim/finding_text.h"
+#include "sim/geometry.h"
 #include "sim/metrics.h"
 
 namespace ws::app {
@@ -128,7 +129,7 @@ nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps) {
     for (int l = 0; l < sim::kWarpSize; ++l) {
       if (!(ins.mask >> l & 1)) { lanes.push_back(nullptr); continue; }
       nlohmann::json lj = {{"address", Hex(ins.addr[l])}, {"index", (ins.addr[l] - a.base) / a.elem_bytes}};
-      if (ins.space == sim::Space::Shared) lj["bank"] = (ins.addr[l] / 4) % 32;
+      if (ins.space == sim::Space::Shared) lj["bank"] = sim::BankOf(ins.addr[l]);
       lanes.push_back(lj);
     }
     nlohmann::json j = {{"step", i},

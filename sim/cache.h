@@ -13,13 +13,15 @@
 #include <memory>
 #include <vector>
 
+#include "sim/geometry.h"
+
 namespace ws::sim {
 
 class SectorCache {
  public:
-  static constexpr uint32_t kLineBytes = 128;
-  static constexpr uint32_t kSectorBytes = 32;
-  static constexpr uint32_t kSectorsPerLine = kLineBytes / kSectorBytes;
+  static constexpr uint32_t kLineBytes = sim::kLineBytes;  // sim/geometry.h
+  static constexpr uint32_t kSectorBytes = sim::kSectorBytes;
+  static constexpr uint32_t kSectorsPerLine = sim::kSectorsPerLine;
   static constexpr uint64_t kNoLine = ~0ull;
 
   struct Config {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/geometry.h"
 #include "sim/rule_text.h"
 #include "visual/help_marker.h"
 #include "visual/palette.h"
@@ -16,7 +17,9 @@
 namespace ws::visual {
 
 std::string BanksHelp() {
-  return "32 banks, 4 bytes wide: word w lives in bank w % 32. Under each bank, one mark per lane it serves, in the "
+  const std::string banks = std::to_string(sim::kBanks);
+  return banks + " banks, " + std::to_string(sim::kBankWordBytes) + " bytes wide: word w lives in bank w % " + banks +
+         ". Under each bank, one mark per lane it serves, in the "
          "lane's colour; the lanes of one word sit together. A vermillion bank serves more than one word in one phase: "
          "those are served one after another (an n-way conflict: n words, n marks and more). A white frame marked "
          "\"free\" is one word several lanes read at once (a broadcast: one read serves them all). " +

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "sim/geometry.h"
 #include "sim/rule_text.h"
 
 namespace ws::visual {
@@ -14,11 +15,12 @@ const std::vector<Term>& Glossary() {
       {"request", "One memory instruction of a warp: the addresses of all its active lanes, served together. A whole "
                   "block's step is a request per warp: its sectors are counted per request (sector requests), apart "
                   "from the distinct sectors and lines they all reach."},
-      {"sector", "32 bytes of memory, the unit global memory moves: a request costs one transfer per distinct sector it touches."},
-      {"line", "128 bytes (four sectors), the unit a cache keeps; a well-coalesced warp touches few lines."},
+      {"sector", std::to_string(sim::kSectorBytes) + " bytes of memory, the unit global memory moves: a request costs one transfer per distinct sector it touches."},
+      {"line", std::to_string(sim::kLineBytes) + " bytes (four sectors), the unit a cache keeps; a well-coalesced warp touches few lines."},
       {"ideal", "What a request would cost at best: " + sim::IdealDefinition() + "."},
-      {"wavefront", "One pass of a shared-memory request through the 32 banks; a request without conflicts needs one."},
-      {"bank", "Shared memory is split into 32 banks of 4-byte words, and each bank serves one word per pass. " +
+      {"wavefront", "One pass of a shared-memory request through the " + std::to_string(sim::kBanks) + " banks; a request without conflicts needs one."},
+      {"bank", "Shared memory is split into " + std::to_string(sim::kBanks) + " banks of " +
+                   std::to_string(sim::kBankWordBytes) + "-byte words, and each bank serves one word per pass. " +
                    sim::BankPhaseRule() + "."},
       {"bank conflict", "Lanes asking one bank for different words: the bank serves them one after another, a wavefront each."},
       {"broadcast", "Lanes reading the very same word get it in one pass, at no extra cost."},

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "sim/geometry.h"
 #include "sim/rule_text.h"
 #include "visual/palette.h"
 #include "visual/text_fit.h"
@@ -21,10 +22,10 @@ ImVec2 V(float x, float y) { return ImVec2(x, y); }
 
 // The global array a line belongs to (its first byte), -1 if none.
 int ArrayOfLine(const sim::Trace& t, uint64_t line) {
-  const uint64_t addr = line * 128;
+  const uint64_t addr = line * sim::kLineBytes;
   for (size_t i = 0; i < t.arrays.size(); ++i) {
     const auto& a = t.arrays[i];
-    if (a.space == sim::Space::Global && addr + 128 > a.base && addr < a.base + a.count * a.elem_bytes) return int(i);
+    if (a.space == sim::Space::Global && addr + sim::kLineBytes > a.base && addr < a.base + a.count * a.elem_bytes) return int(i);
   }
   return -1;
 }
@@ -148,9 +149,11 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     ImGui::TextUnformatted(head.c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The L1 of SM %s, which runs block %s: %u KiB on the %s (what the launch's shared memory\n"
-                        "leaves of the SM's unified L1 and shared memory), %u sets of %u ways, 128-byte lines of\n"
-                        "four 32-byte sectors; %s. Every warp on the SM shares it.",
-                        sm.c_str(), block.c_str(), c.l1_bytes / 1024, c.device.c_str(), c.l1_sets, c.l1_ways, lines.c_str());
+                        "leaves of the SM's unified L1 and shared memory), %u sets of %u ways, %u-byte lines of\n"
+                        "four %u-byte sectors; %s. Every warp on the SM shares it.",
+                        sm.c_str(), block.c_str(), c.l1_bytes / 1024, c.device.c_str(), c.l1_sets, c.l1_ways,
+                        sim::kLineBytes, sim::kSectorBytes, lines.c_str());
+    static_assert(sim::kSectorsPerLine == 4, "the tooltip above says four sectors");
     if (c.l1_events_truncated && now >= c.l1_events.size()) {
       ImGui::PushTextWrapPos(0.0f);
       ImGui::TextDisabled("The log of this L1 ends here: later steps show it as it was then.");
@@ -334,8 +337,9 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
         std::string what = "outside the arrays";
         if (ai >= 0) {
           const auto& a = t.arrays[ai];
-          const uint64_t lo = line * 128 > a.base ? (line * 128 - a.base) / a.elem_bytes : 0;
-          const uint64_t hi = std::min<uint64_t>(a.count - 1, (line * 128 + 127 - a.base) / a.elem_bytes);
+          const uint64_t first = line * sim::kLineBytes, last = first + sim::kLineBytes - 1;
+          const uint64_t lo = first > a.base ? (first - a.base) / a.elem_bytes : 0;
+          const uint64_t hi = std::min<uint64_t>(a.count - 1, (last - a.base) / a.elem_bytes);
           what = a.name + "[" + std::to_string(lo) + ".." + std::to_string(hi) + "]";
         }
         ImGui::SetTooltip("set %u, way %u: line %llu (%s), %d of 4 sectors held%s%s", set, way, (unsigned long long)line,

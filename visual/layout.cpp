@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/geometry.h"
+#include "sim/trace.h"
+
 namespace ws::visual {
 
 CellMap MapCells(uint64_t rows, uint64_t cols, uint64_t count, uint32_t elem_bytes) {
@@ -20,7 +23,7 @@ CellMap MapCells(uint64_t rows, uint64_t cols, uint64_t count, uint32_t elem_byt
     m.shape = {rows, cols};
     return m;
   }
-  uint64_t per_row = m.cell_bytes >= 4 && 128 % m.cell_bytes == 0 ? 128 / m.cell_bytes : 32;
+  uint64_t per_row = m.cell_bytes >= 4 && sim::kLineBytes % m.cell_bytes == 0 ? sim::kLineBytes / m.cell_bytes : 32;
   if (per_row % m.cells_per_elem) per_row = std::max<uint64_t>(m.cells_per_elem, per_row / m.cells_per_elem * m.cells_per_elem);
   const uint64_t n = std::max<uint64_t>(count, 1) * m.cells_per_elem;
   m.shape = n <= per_row ? GridShape{1, n} : GridShape{(n + per_row - 1) / per_row, per_row};
@@ -295,18 +298,18 @@ GridLayout WindowLayout(const GridWindow& w, Rect view, float cell, GridShape sh
 // ---- lanes and banks ----
 
 Rect LaneBox(Rect strip, int lane) {
-  const float w = strip.w / 32.0f;
+  const float w = strip.w / float(sim::kWarpSize);
   const float side = std::min(w, strip.h);
   return {strip.x + w * float(lane), strip.y, w, side};
 }
 
 Rect BankHeader(const BankLayout& b, int bank) {
-  const float w = b.area.w / 32.0f;
+  const float w = b.area.w / float(sim::kBanks);
   return {b.area.x + w * float(bank), b.area.y, w, b.header_h};
 }
 
 Rect BankSlot(const BankLayout& b, int bank, int slot) {
-  const float w = b.area.w / 32.0f;
+  const float w = b.area.w / float(sim::kBanks);
   return {b.area.x + w * float(bank), b.area.y + b.header_h + b.slot_h * float(slot), w, b.slot_h};
 }
 

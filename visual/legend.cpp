@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/geometry.h"
 #include "sim/rule_text.h"
 #include "visual/help_marker.h"
 #include "visual/palette.h"
@@ -103,8 +104,10 @@ int Arrange(float width, float scale, F place) {
 const std::vector<LegendEntry>& LegendEntries() {
   static const std::vector<LegendEntry> entries = {
       {Swatch::LaneRamp, "lane 0 \xe2\x80\xa6 31", "The lanes of the warp, in lane colours: lane 0 violet, lane 31 yellow."},
-      {Swatch::LineOutline, "128-byte line", "White outline: a 128-byte line (four sectors) the step touches."},
-      {Swatch::SectorOutline, "32-byte sector", "Blue outline: a 32-byte sector, the unit global memory moves."},
+      {Swatch::LineOutline, std::to_string(sim::kLineBytes) + "-byte line",
+       "White outline: a " + std::to_string(sim::kLineBytes) + "-byte line (four sectors) the step touches."},
+      {Swatch::SectorOutline, std::to_string(sim::kSectorBytes) + "-byte sector",
+       "Blue outline: a " + std::to_string(sim::kSectorBytes) + "-byte sector, the unit global memory moves."},
       {Swatch::Trail, "trail", "Fading lane colours: the cells this warp touched in its last few steps."},
       {Swatch::Heat, "touched before", "Grey shades: how often the shown warps touched a cell so far (lighter: more)."},
       {Swatch::Conflict, "bank conflict", "A bank asked for more than one word: it serves them one after another."},

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "sim/geometry.h"
 #include "sim/rule_text.h"
 #include "visual/palette.h"
 #include "visual/text_fit.h"
@@ -457,9 +458,9 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
       if (ins->array != int(ai) || a.space != sim::Space::Global) continue;
       for (int lane = 0; lane < 32; ++lane) {
         if (!(ins->mask >> lane & 1)) continue;
-        for (uint64_t b = ins->addr[lane] >> 5; b <= (ins->addr[lane] + ins->width - 1) >> 5; ++b) {
+        for (uint64_t b = sim::SectorIndex(ins->addr[lane]); b <= sim::SectorIndex(ins->addr[lane] + ins->width - 1); ++b) {
           sectors.insert(b);
-          lines.insert(b >> 2);
+          lines.insert(b / sim::kSectorsPerLine);
         }
       }
     }
@@ -470,13 +471,13 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
     const float thin = std::max(1.0f, scale), thick = std::max(2.0f, 2.0f * scale);
     for (uint64_t line : lines) {
       uint64_t lo, hi;
-      cell_range(line * 128, (line + 1) * 128, &lo, &hi);
+      cell_range(line * sim::kLineBytes, (line + 1) * sim::kLineBytes, &lo, &hi);
       OutlineRun(dl, g, lo, hi, Pack(kLine, 220), thick, win.row0, win.row0 + win.rows);
     }
     if (g.cell >= 4.0f)
       for (uint64_t sec : sectors) {
         uint64_t lo, hi;
-        cell_range(sec * 32, (sec + 1) * 32, &lo, &hi);
+        cell_range(sec * sim::kSectorBytes, (sec + 1) * sim::kSectorBytes, &lo, &hi);
         OutlineRun(dl, g, lo, hi, Pack(kSector, 230), thin, win.row0, win.row0 + win.rows);
       }
     // Where each sector was served from: a bar along the bottom of its cells, over a dark edge
@@ -493,7 +494,7 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
     if (g.cell >= 4.0f)
       for (const auto& [sec, from] : marks) {
         uint64_t lo, hi;
-        cell_range(sec * 32, (sec + 1) * 32, &lo, &hi);
+        cell_range(sec * sim::kSectorBytes, (sec + 1) * sim::kSectorBytes, &lo, &hi);
         const float bar = std::min(0.35f * g.cell, std::max(3.0f * scale, std::round(0.3f * g.cell)));
         for (uint64_t c = lo; c < hi && c < total_cells; ++c) {
           if (!win.Contains(c / m.shape.cols, c % m.shape.cols)) continue;
@@ -548,8 +549,8 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
                       (unsigned long long)c);
         ImGui::Text("address 0x%llx  (%s %llu, sector %llu, line %llu)", (unsigned long long)addr,
                     a.space == sim::Space::Shared ? "bank" : "offset",
-                    (unsigned long long)(a.space == sim::Space::Shared ? (addr / 4) % 32 : addr - a.base),
-                    (unsigned long long)(addr >> 5), (unsigned long long)(addr >> 7));
+                    (unsigned long long)(a.space == sim::Space::Shared ? sim::BankOf(addr) : addr - a.base),
+                    (unsigned long long)sim::SectorIndex(addr), (unsigned long long)sim::LineIndex(addr));
         if (auto it = lanes_by_cell.find(cell); it != lanes_by_cell.end() && it->second.count > 1) {
           std::string lanes;
           for (uint32_t bits = it->second.lanes; bits; bits &= bits - 1)
@@ -575,7 +576,7 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
           sim::ServedSector served[sim::kWarpSize];
           const int n = sim::ServedSectors(*ins, served);
           for (int i = 0; i < n; ++i)
-            if (served[i].sector == addr >> 5 && served[i].from != sim::ServedFrom::None)
+            if (served[i].sector == sim::SectorIndex(addr) && served[i].from != sim::ServedFrom::None)
               ImGui::Text("  this step, warp %u: its sector %s", ins->warp, sim::ServedSentence(ins->op, served[i].from).c_str());
         }
         if (touched == 0) ImGui::TextDisabled("not touched by the shown warps so far");

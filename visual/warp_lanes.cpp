@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "sim/caption.h"
+#include "sim/geometry.h"
 #include "sim/rule_text.h"
 #include "visual/help_marker.h"
 #include "visual/palette.h"
@@ -72,8 +73,8 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_hea
 
 std::string CostHelp(bool global) {
   if (global)
-    return "A global request costs one transaction per distinct 32-byte sector its active lanes touch; lines are 128 "
-           "bytes. Ideal: " + sim::IdealDefinition() + ". A whole block's step counts each warp's request apart from "
+    return "A global request costs one transaction per distinct " + std::to_string(sim::kSectorBytes) +
+           "-byte sector its active lanes touch; lines are " + std::to_string(sim::kLineBytes) + " bytes. Ideal: " + sim::IdealDefinition() + ". A whole block's step counts each warp's request apart from "
            "the distinct sectors and lines they all reach. Bytes moved are used: distinct bytes the lanes ask for / "
            "bytes the sectors carry. Broadcast: several lanes read one address (one read serves them all). Atomic "
            "updates to one address are applied one after another. Sectors: where the cache model found each one (L1 "
@@ -159,9 +160,9 @@ void WarpLanesView::Draw(const ShownStep& shown_step, float scale, std::vector<P
     if (on && a) {
       const uint64_t e = ElementOf(*a, ins->addr[hovered]);
       ImGui::Text("%s[%llu]  address 0x%llx  sector %llu  line %llu", a->name.c_str(), (unsigned long long)e,
-                  (unsigned long long)ins->addr[hovered], (unsigned long long)(ins->addr[hovered] >> 5),
-                  (unsigned long long)(ins->addr[hovered] >> 7));
-      if (a->space == sim::Space::Shared) ImGui::Text("bank %llu", (unsigned long long)((ins->addr[hovered] / 4) % 32));
+                  (unsigned long long)ins->addr[hovered], (unsigned long long)sim::SectorIndex(ins->addr[hovered]),
+                  (unsigned long long)sim::LineIndex(ins->addr[hovered]));
+      if (a->space == sim::Space::Shared) ImGui::Text("bank %u", sim::BankOf(ins->addr[hovered]));
     }
     if (!on) ImGui::TextDisabled("This lane's thread took another path here (or is outside the data).");
     ImGui::EndTooltip();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/catalog.h"
+#include "tests/source_lines.h"
 
 using namespace ws;
 using sim::FindingKind;
@@ -17,6 +18,7 @@ using sim::Selection;
 using sim::Space;
 using sim::Trace;
 using sim::WarpInstruction;
+using test::LineOf;
 
 namespace {
 
@@ -41,25 +43,11 @@ Trace WarpTrace(const std::string& id, int n, uint32_t block = 0, uint32_t warp 
   return std::move(o.trace);
 }
 
-// The line of the variant's source file that contains `text` (1-based); fails if there is
-// not exactly one.
-uint32_t LineOf(const std::string& source_path, const std::string& text) {
+// A variant's source as embedded in the build (what the simulator's sites name).
+const std::string& KernelText(const std::string& source_path) {
   const std::string& src = kernels::KernelSource(source_path);
   EXPECT_FALSE(src.empty()) << "no embedded source " << source_path;
-  uint32_t line = 1, found = 0, count = 0;
-  size_t start = 0;
-  while (start <= src.size()) {
-    size_t end = src.find('\n', start);
-    if (end == std::string::npos) end = src.size();
-    if (src.substr(start, end - start).find(text) != std::string::npos) {
-      found = line;
-      ++count;
-    }
-    start = end + 1;
-    ++line;
-  }
-  EXPECT_EQ(count, 1u) << "'" << text << "' should be on exactly one line of " << source_path;
-  return found;
+  return src;
 }
 
 // The instructions of the trace issued from one source line, with the given op and space.
@@ -180,7 +168,7 @@ TEST(Catalog, BlockShapesAVariantCannotTakeAreRefused) {
 
 TEST(Shortcut, ShortcutV0ReadOfDTouches16Lines) {
   const Trace t = WarpTrace("shortcut/v0", 64);
-  const auto x = At(t, LineOf("kernels/shortcut/v0.cuh", "float x = d[n*i + k]"), Op::Load);
+  const auto x = At(t, LineOf(KernelText("kernels/shortcut/v0.cuh"), "float x = d[n*i + k]"), Op::Load);
   ASSERT_EQ(x.size(), 64u);  // one per k
   for (const auto& ins : x) {
     EXPECT_EQ(ins.mask, kFullMask);
@@ -194,7 +182,7 @@ TEST(Shortcut, ShortcutV0ReadOfDTouches16Lines) {
 
 TEST(Shortcut, ShortcutV0ReadOfColumnIsTwoFloatsInOneSector) {
   const Trace t = WarpTrace("shortcut/v0", 64);
-  const auto y = At(t, LineOf("kernels/shortcut/v0.cuh", "float y = d[n*k + j]"), Op::Load);
+  const auto y = At(t, LineOf(KernelText("kernels/shortcut/v0.cuh"), "float y = d[n*k + j]"), Op::Load);
   ASSERT_EQ(y.size(), 64u);
   for (const auto& ins : y) {
     // j is 0 or 1: d[n*k], d[n*k + 1], side by side.
@@ -213,8 +201,8 @@ TEST(Shortcut, ShortcutV0StoreTouches16Lines) {
 
 TEST(Shortcut, ShortcutV0TransposedReadOfTIsTwoRows) {
   const Trace t = WarpTrace("shortcut/v0_transposed", 64);
-  const auto x = At(t, LineOf("kernels/shortcut/v0_transposed.cuh", "float x = d[n*i + k]"), Op::Load);
-  const auto y = At(t, LineOf("kernels/shortcut/v0_transposed.cuh", "float y = t[n*j + k]"), Op::Load);
+  const auto x = At(t, LineOf(KernelText("kernels/shortcut/v0_transposed.cuh"), "float x = d[n*i + k]"), Op::Load);
+  const auto y = At(t, LineOf(KernelText("kernels/shortcut/v0_transposed.cuh"), "float y = t[n*j + k]"), Op::Load);
   ASSERT_EQ(x.size(), 64u);
   ASSERT_EQ(y.size(), 64u);
   for (const auto& ins : x) EXPECT_EQ(ins.lines, 16);  // unchanged from v0
@@ -226,8 +214,8 @@ TEST(Shortcut, ShortcutV0TransposedReadOfTIsTwoRows) {
 
 TEST(Shortcut, ShortcutV1ReadsAreCoalesced) {
   const Trace t = WarpTrace("shortcut/v1", 64);
-  const auto x = At(t, LineOf("kernels/shortcut/v1.cuh", "float x = d[n*j + k]"), Op::Load);
-  const auto y = At(t, LineOf("kernels/shortcut/v1.cuh", "float y = d[n*k + i]"), Op::Load);
+  const auto x = At(t, LineOf(KernelText("kernels/shortcut/v1.cuh"), "float x = d[n*j + k]"), Op::Load);
+  const auto y = At(t, LineOf(KernelText("kernels/shortcut/v1.cuh"), "float y = d[n*k + i]"), Op::Load);
   ASSERT_EQ(x.size(), 64u);
   ASSERT_EQ(y.size(), 64u);
   for (const auto& ins : x) {
@@ -423,7 +411,7 @@ TEST(Pairs, PairsV2WithoutBarrierIsAWarpSyncRaceWarning) {
       EXPECT_FALSE(sim::IsError(f.kind));
       ASSERT_GE(f.site, 0);
       EXPECT_EQ(o.trace.sites[f.site].line,
-                LineOf("kernels/pairs/v2.cuh", "cal(a[x], _b[i])"));
+                LineOf(KernelText("kernels/pairs/v2.cuh"), "cal(a[x], _b[i])"));
     }
   }
   EXPECT_TRUE(found);
@@ -464,9 +452,9 @@ TEST(Pairs, PairsV3IsOneAtomicLanePerWarp) {
 
 TEST(Divergence, DivergentBranchRunsHalfTheLanes) {
   const Trace t = WarpTrace("divergence/divergent", 4096);
-  const uint32_t even = LineOf("kernels/divergence/divergent.cuh", "array[i] *= 2");
-  const uint32_t odd = LineOf("kernels/divergence/divergent.cuh", "array[i] /= 2");
-  const auto test = At(t, LineOf("kernels/divergence/divergent.cuh", "if (array[i] % 2 == 0)"), Op::Load);
+  const uint32_t even = LineOf(KernelText("kernels/divergence/divergent.cuh"), "array[i] *= 2");
+  const uint32_t odd = LineOf(KernelText("kernels/divergence/divergent.cuh"), "array[i] /= 2");
+  const auto test = At(t, LineOf(KernelText("kernels/divergence/divergent.cuh"), "if (array[i] % 2 == 0)"), Op::Load);
   const auto even_st = At(t, even, Op::Store), odd_st = At(t, odd, Op::Store);
   ASSERT_EQ(test.size(), 8u);
   ASSERT_EQ(even_st.size(), 8u);

@@ -13,6 +13,7 @@
 
 #include "sim/dialect.h"
 #include "sim/engine.h"
+#include "tests/source_lines.h"
 
 namespace reductions {
 using namespace ::ws::dialect;
@@ -173,21 +174,13 @@ TEST(Reductions, Reduce6MultipleElementsPerThread) {
 }
 
 namespace {
-// The line of the first occurrence of `text` after the line holding `after`, in `file`.
-// The site records the path the compiler was given, which may be relative to the build folder;
-// the file is read from this source tree, by its name.
-unsigned LineOf(const std::string& file, const std::string& after, const std::string& text) {
-  std::ifstream in(std::string(WARPSCOPE_TESTS_DIR) + "/" +
-                   std::filesystem::path(file).filename().string());
-  std::string line;
-  unsigned no = 0;
-  bool seen = false;
-  while (std::getline(in, line)) {
-    ++no;
-    if (!seen) seen = line.find(after) != std::string::npos;
-    else if (line.find(text) != std::string::npos) return no;
-  }
-  return 0;
+// The text of a file of this source tree, by its name. The site records the path the compiler
+// was given, which may be relative to the build folder; the file is read from here.
+std::string TestFileText(const std::string& file) {
+  std::ifstream in(std::string(WARPSCOPE_TESTS_DIR) + "/" + std::filesystem::path(file).filename().string());
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 }  // namespace
 
@@ -209,7 +202,7 @@ TEST(Reductions, UnrolledLastWarpWithoutVolatileWarnsOnEachLockstepRead) {
   std::vector<unsigned> expected;
   for (const char* s : {"sdata[tid + 16]", "sdata[tid + 8]", "sdata[tid + 4]", "sdata[tid + 2]",
                         "sdata[tid + 1]"})
-    expected.push_back(LineOf(file, "void reduce4_plain(", s));
+    expected.push_back(ws::test::LineOf(TestFileText(file), s, "void reduce4_plain("));
   EXPECT_EQ(lines, expected);
   EXPECT_NE(expected[0], 0u);
 }

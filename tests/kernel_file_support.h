@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/cli_run.h"
+
 namespace ws::test {
 
 namespace fs = std::filesystem;
@@ -40,23 +42,6 @@ inline std::string Read(const fs::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-// warpscope run with `args` (stdout and stderr together), as a user runs it.
-struct CliResult {
-  int code = -1;
-  std::string out;
-};
-inline CliResult Cli(const std::string& args) {
-  CliResult r;
-  FILE* p = popen((std::string(WARPSCOPE_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
 }
 
 }  // namespace ws::test

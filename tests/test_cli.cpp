@@ -9,61 +9,48 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "tests/cli_run.h"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
-
-Result RunCli(const std::string& args) {
-  Result r;
-  std::string cmd = std::string(WARPSCOPE_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using ws::test::Cli;
+using Result = ws::test::CliResult;
 
 }  // namespace
 
 TEST(Cli, UnknownVariantIsExitCode2WithOneLine) {
-  auto r = RunCli("stats transpose/nonesuch");
+  auto r = Cli("stats transpose/nonesuch");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("unknown variant 'transpose/nonesuch'"), std::string::npos) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
 }
 
 TEST(Cli, NonPositiveSizeIsExitCode2) {
-  EXPECT_EQ(RunCli("stats transpose/naive --n 0").code, 2);
-  EXPECT_EQ(RunCli("stats transpose/naive --n -5").code, 2);
+  EXPECT_EQ(Cli("stats transpose/naive --n 0").code, 2);
+  EXPECT_EQ(Cli("stats transpose/naive --n -5").code, 2);
 }
 
 TEST(Cli, SizeOverTheMemoryCapIsExitCode2) {
-  auto r = RunCli("stats transpose/naive --n 100000000");
+  auto r = Cli("stats transpose/naive --n 100000000");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("limit"), std::string::npos) << r.out;
 }
 
 TEST(Cli, BlockShapeTheVariantCannotTakeIsExitCode2) {
-  auto r = RunCli("stats transpose/shared --n 64 --shape 16x16");
+  auto r = Cli("stats transpose/shared --n 64 --shape 16x16");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("32x32"), std::string::npos) << r.out;
-  EXPECT_EQ(RunCli("stats transpose/shared --n 64 --shape 0x4").code, 2);
-  EXPECT_EQ(RunCli("stats transpose/shared --n 64 --shape banana").code, 2);
+  EXPECT_EQ(Cli("stats transpose/shared --n 64 --shape 0x4").code, 2);
+  EXPECT_EQ(Cli("stats transpose/shared --n 64 --shape banana").code, 2);
 }
 
 TEST(Cli, TraceOfAWarpOutsideTheBlockIsExitCode2) {
-  EXPECT_EQ(RunCli("trace transpose/naive --n 64 --block 0 --warp 32").code, 2);  // 1024 threads = 32 warps
-  EXPECT_EQ(RunCli("trace transpose/naive --n 64 --block 4 --warp 0").code, 2);   // 2x2 grid
+  EXPECT_EQ(Cli("trace transpose/naive --n 64 --block 0 --warp 32").code, 2);  // 1024 threads = 32 warps
+  EXPECT_EQ(Cli("trace transpose/naive --n 64 --block 4 --warp 0").code, 2);   // 2x2 grid
 }
 
 TEST(Cli, StatsJsonCarriesNsightComputeMetricNames) {
-  auto r = RunCli("stats transpose/naive --n 64 --json");
+  auto r = Cli("stats transpose/naive --n 64 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   const auto& m = j["metrics"];
@@ -87,14 +74,14 @@ TEST(Cli, StatsJsonCarriesNsightComputeMetricNames) {
 }
 
 TEST(Cli, TraceCsvHasOneRowPerInstruction) {
-  auto r = RunCli("trace transpose/copy --n 64 --block 0 --warp 0 --csv --steps 2");
+  auto r = Cli("trace transpose/copy --n 64 --block 0 --warp 0 --csv --steps 2");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 3);  // header + ld + st
   EXPECT_NE(r.out.find("lane31"), std::string::npos);
 }
 
 TEST(Cli, ListNamesEveryTransposeVariant) {
-  auto r = RunCli("list");
+  auto r = Cli("list");
   ASSERT_EQ(r.code, 0);
   for (const char* v : {"transpose/copy", "transpose/naive", "transpose/shared", "transpose/shared_padded"})
     EXPECT_NE(r.out.find(v), std::string::npos) << v;
@@ -109,7 +96,7 @@ bool Has(const Result& r, const std::string& part) { return r.out.find(part) != 
 
 TEST(Cli, WarpIndexThatWouldWrapAroundIsRefused) {
   // 134217728 x 32 = 2^32: as a 32-bit thread index it wrapped to warp 0.
-  auto r = RunCli("trace transpose/naive --n 64 --block 0 --warp 134217728");
+  auto r = Cli("trace transpose/naive --n 64 --block 0 --warp 134217728");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_EQ(Lines(r.out), 1) << r.out;
   EXPECT_TRUE(Has(r, "--warp 134217728 is outside a block of 1024 threads (warps 0 to 31)")) << r.out;
@@ -118,7 +105,7 @@ TEST(Cli, WarpIndexThatWouldWrapAroundIsRefused) {
 TEST(Cli, BlockIndexOutsideTheGridNamesTheGrid) {
   // shortcut v0 at n=1024: 16x16 blocks, a 64x64 grid of 4096 blocks. The refusal comes as the
   // launch starts (ReportTest's LaunchHook tests show no block runs before it).
-  auto r = RunCli("trace shortcut/v0 --n 1024 --block 999999 --warp 0");
+  auto r = Cli("trace shortcut/v0 --n 1024 --block 999999 --warp 0");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_EQ(Lines(r.out), 1) << r.out;
   EXPECT_TRUE(Has(r, "--block 999999 is outside the grid of 4096 blocks (0 to 4095)")) << r.out;
@@ -128,7 +115,7 @@ TEST(Cli, EmptyValuesAreRefusedNotReplacedByDefaults) {
   for (const char* args : {"stats transpose/naive --n ''", "trace transpose/naive --block '' --warp 0",
                            "trace transpose/naive --block 0 --warp ''", "stats transpose/naive --shape ''",
                            "trace transpose/naive --block 0 --warp 0 --steps ''"}) {
-    auto r = RunCli(args);
+    auto r = Cli(args);
     EXPECT_EQ(r.code, 2) << args << ": " << r.out;
     EXPECT_EQ(Lines(r.out), 1) << args << ": " << r.out;
     EXPECT_TRUE(Has(r, "''")) << args << ": " << r.out;
@@ -136,62 +123,62 @@ TEST(Cli, EmptyValuesAreRefusedNotReplacedByDefaults) {
 }
 
 TEST(Cli, NumbersMustBeDecimalIntegers) {
-  auto hex = RunCli("stats transpose/naive --n 0x40");
+  auto hex = Cli("stats transpose/naive --n 0x40");
   EXPECT_EQ(hex.code, 2);
   EXPECT_TRUE(Has(hex, "--n '0x40' is not a decimal integer")) << hex.out;
-  auto exponent = RunCli("trace transpose/naive --block 0 --warp 0 --steps 1e20");
+  auto exponent = Cli("trace transpose/naive --block 0 --warp 0 --steps 1e20");
   EXPECT_EQ(exponent.code, 2);
   EXPECT_TRUE(Has(exponent, "--steps '1e20' is not a decimal integer")) << exponent.out;
-  EXPECT_EQ(RunCli("stats transpose/naive --n 64.0").code, 2);
-  EXPECT_EQ(RunCli("stats transpose/naive --n ' 64'").code, 2);
+  EXPECT_EQ(Cli("stats transpose/naive --n 64.0").code, 2);
+  EXPECT_EQ(Cli("stats transpose/naive --n ' 64'").code, 2);
 }
 
 TEST(Cli, NegativeStepsAreOutOfRangeNotAll) {
-  auto r = RunCli("trace transpose/naive --block 0 --warp 0 --steps -1");
+  auto r = Cli("trace transpose/naive --block 0 --warp 0 --steps -1");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(Lines(r.out), 1) << r.out;
   EXPECT_TRUE(Has(r, "--steps -1 is out of range: it must be from 1 to 1000000000")) << r.out;
 }
 
 TEST(Cli, BenchRunsOutOfRangeGivesAShortMessageInIntegers) {
-  auto r = RunCli("bench --runs 0");
+  auto r = Cli("bench --runs 0");
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(r.out, "warpscope: --runs 0 is out of range: it must be from 1 to 1000\n");
-  EXPECT_EQ(RunCli("bench --runs 1001").code, 2);
+  EXPECT_EQ(Cli("bench --runs 1001").code, 2);
 }
 
 TEST(Cli, RecordedBenchAtASizeNeverRecordedNamesTheRecordedSizes) {
   // assets/recorded/NVIDIA_H200.json holds n = 4096, 8192, 16384 (matrices) and 16777216,
   // 67108864 (element counts); transpose/naive only at 8192.
-  auto all = RunCli("bench --recorded --n 7");
+  auto all = Cli("bench --recorded --n 7");
   EXPECT_EQ(all.code, 2);
   EXPECT_EQ(all.out, "warpscope: no recorded result for any variant at n=7; recorded sizes: 4096, 8192, 16384, "
                      "16777216, 67108864\n");
-  auto one = RunCli("bench transpose/naive --recorded --n 7");
+  auto one = Cli("bench transpose/naive --recorded --n 7");
   EXPECT_EQ(one.code, 2);
   EXPECT_TRUE(Has(one, "no recorded result for transpose/naive at n=7; recorded sizes: 8192")) << one.out;
 }
 
 TEST(Cli, BlockIsAnIndexAndShapeIsAShapeInEveryCommand) {
-  auto old = RunCli("stats transpose/naive --n 64 --block 16x16");
+  auto old = Cli("stats transpose/naive --n 64 --block 16x16");
   EXPECT_EQ(old.code, 2);
   EXPECT_TRUE(Has(old, "--shape")) << old.out;
   // The same shape flag in stats and trace. transpose/shared_rows at n=64: 32x4 threads per
   // 32x32 tile, a 2x2 grid of 4 blocks of 128 threads (4 warps each).
-  EXPECT_EQ(RunCli("stats transpose/shared_rows --n 64 --shape 32x4").code, 0);
-  auto trace = RunCli("trace transpose/shared_rows --n 64 --shape 32x4 --block 3 --warp 3 --steps 1 --csv");
+  EXPECT_EQ(Cli("stats transpose/shared_rows --n 64 --shape 32x4").code, 0);
+  auto trace = Cli("trace transpose/shared_rows --n 64 --shape 32x4 --block 3 --warp 3 --steps 1 --csv");
   EXPECT_EQ(trace.code, 0) << trace.out;
-  EXPECT_TRUE(Has(RunCli("trace transpose/shared_rows --n 64 --shape 32x4 --block 4 --warp 0"),
+  EXPECT_TRUE(Has(Cli("trace transpose/shared_rows --n 64 --shape 32x4 --block 4 --warp 0"),
                   "--block 4 is outside the grid of 4 blocks"));
-  EXPECT_TRUE(Has(RunCli("trace transpose/shared_rows --n 64 --shape 32x4 --block 0 --warp 4"),
+  EXPECT_TRUE(Has(Cli("trace transpose/shared_rows --n 64 --shape 32x4 --block 0 --warp 4"),
                   "--warp 4 is outside a block of 128 threads"));
 }
 
 // `warpscope gui --help` is the GUI's own help: every flag a scripted run or a lecturer uses,
 // printed without opening a window (no display is needed).
 TEST(Cli, GuiHelpListsEveryGuiFlag) {
-  if (RunCli("--help").out.find(" gui") == std::string::npos) GTEST_SKIP() << "built without the GUI";
-  auto r = RunCli("gui --help");
+  if (Cli("--help").out.find(" gui") == std::string::npos) GTEST_SKIP() << "built without the GUI";
+  auto r = Cli("gui --help");
   EXPECT_EQ(r.code, 0) << r.out;
   for (const char* flag : {"--variant", "--compare", "--no-compare", "--n", "--block", "--warp", "--step", "--iteration",
                            "--whole-block", "--focus", "--keys", "--scale", "--size", "--fullscreen", "--screenshot",
@@ -201,14 +188,14 @@ TEST(Cli, GuiHelpListsEveryGuiFlag) {
 
 TEST(Cli, BudgetFlagsAreStrictIntegers) {
   for (const char* flag : {"--step-budget", "--watchdog", "--max-threads"}) {
-    EXPECT_EQ(RunCli(std::string("stats transpose/naive --n 64 ") + flag + " ''").code, 2) << flag;
-    EXPECT_EQ(RunCli(std::string("stats transpose/naive --n 64 ") + flag + " 0").code, 2) << flag;
+    EXPECT_EQ(Cli(std::string("stats transpose/naive --n 64 ") + flag + " ''").code, 2) << flag;
+    EXPECT_EQ(Cli(std::string("stats transpose/naive --n 64 ") + flag + " 0").code, 2) << flag;
   }
 }
 
 TEST(Cli, LaunchOverMaxThreadsIsRefusedWithItsSize) {
   // transpose at n=64 launches 2x2 blocks of 32x32 threads: 4096 threads, over a limit of 100.
-  auto r = RunCli("stats transpose/naive --n 64 --max-threads 100");
+  auto r = Cli("stats transpose/naive --n 64 --max-threads 100");
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_TRUE(Has(r, "4096 threads are over the simulator's limit of 100")) << r.out;
 }
@@ -216,7 +203,7 @@ TEST(Cli, LaunchOverMaxThreadsIsRefusedWithItsSize) {
 TEST(Cli, CtrlCStopsASimulationAndSaysWhere) {
   // shortcut/v0 at n=1024 runs for tens of seconds; SIGINT after 1 s must end it at once.
   const auto t0 = std::chrono::steady_clock::now();
-  auto r = RunCli("stats shortcut/v0 --n 1024 2>&1 & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo exit=$?");
+  auto r = Cli("stats shortcut/v0 --n 1024 2>&1 & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo exit=$?");
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_TRUE(Has(r, "interrupted: the simulation of shortcut/v0 stopped after")) << r.out;
   EXPECT_TRUE(Has(r, "exit=1")) << r.out;
@@ -228,18 +215,18 @@ TEST(Cli, CtrlCStopsASimulationAndSaysWhere) {
 // transpose/copy at n=64 reads 64*64 floats = 16 KiB once, a cold L2 misses every sector:
 // dram__bytes_read.sum = 16384.
 TEST(Cli, CacheCountersOnlyWhenTheCachesAreSimulated) {
-  const auto off = RunCli("stats transpose/copy --n 64 --no-caches --json");
+  const auto off = Cli("stats transpose/copy --n 64 --no-caches --json");
   ASSERT_EQ(off.code, 0) << off.out;
   const auto joff = nlohmann::json::parse(off.out, nullptr, false);
   ASSERT_TRUE(joff.is_object()) << off.out;
   EXPECT_TRUE(joff["metrics"].contains("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"));
   for (const char* name : {"l1tex__t_sector_hit_rate.pct", "lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum"})
     EXPECT_FALSE(joff["metrics"].contains(name)) << name;
-  const auto text = RunCli("stats transpose/copy --n 64 --no-caches");
+  const auto text = Cli("stats transpose/copy --n 64 --no-caches");
   EXPECT_NE(text.out.find("caches: not simulated"), std::string::npos) << text.out;
   EXPECT_EQ(text.out.find("dram__bytes_read.sum"), std::string::npos) << text.out;
 
-  const auto on = RunCli("stats transpose/copy --n 64 --json");
+  const auto on = Cli("stats transpose/copy --n 64 --json");
   const auto jon = nlohmann::json::parse(on.out, nullptr, false);
   ASSERT_TRUE(jon.is_object()) << on.out;
   // in: 64 x 64 floats = 512 sectors, read from DRAM in 256 pairs of 64 B, and the launch's own

@@ -14,6 +14,7 @@
 #include "kernels/family.h"
 #include "toolchain/build.h"
 #include "toolchain/compiled.h"
+#include "tests/cli_run.h"
 
 namespace {
 
@@ -139,31 +140,20 @@ namespace {
 // A catalog variant as warpscope's own GPU build has it (kernels/cuda_families.cu, which a test
 // program leaves out: the command runs warpscope): transpose/shared_rows' tile is 32 x 33 floats,
 // 4224 bytes; the kernel stores one float per lane into it and reads one back.
-std::string RunWarpscope(const std::string& args, int* rc) {
-  std::string out;
-  FILE* p = ::popen((std::string(WARPSCOPE_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  char buf[4096];
-  for (size_t n; p && (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = p ? ::pclose(p) : -1;
-  *rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
-
 TEST(CompiledBuild, SassOfACatalogVariantListsItsOwnLines) {
 #ifndef WARPSCOPE_HAVE_CUDA
   GTEST_SKIP() << "built without CUDA: no GPU code of the catalog";
 #endif
   if (FindCudaTool("nvdisasm").empty() || FindCudaTool("cuobjdump").empty()) GTEST_SKIP() << "no disassembler";
-  int rc = -1;
-  const std::string s = RunWarpscope("sass transpose/shared_rows --arch sm_90", &rc);
+  const auto [rc, s] = ws::test::Cli("sass transpose/shared_rows --arch sm_90");
   EXPECT_EQ(rc, 0) << s;
   EXPECT_NE(s.find("kernels/transpose/shared_rows.cuh for sm_90: SASS by nvdisasm"), std::string::npos) << s;
   EXPECT_NE(s.find("transpose_rows_kernel(float const*, float*, int, int)"), std::string::npos) << s;
   EXPECT_NE(s.find("static shared 4224 B"), std::string::npos) << s;
   EXPECT_NE(s.find("4 B st shared"), std::string::npos) << s;
   EXPECT_NE(s.find("4 B ld shared"), std::string::npos) << s;
-  const std::string bad = RunWarpscope("sass transpose/shared_rows --arch sm_70", &rc);
-  EXPECT_EQ(rc, 2) << bad;
+  const auto [bad_rc, bad] = ws::test::Cli("sass transpose/shared_rows --arch sm_70");
+  EXPECT_EQ(bad_rc, 2) << bad;
   EXPECT_NE(bad.find("no GPU code of the catalog for sm_70; it has sm_75"), std::string::npos) << bad;
 }
 

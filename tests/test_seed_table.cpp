@@ -11,26 +11,11 @@
 #include <sys/wait.h>
 
 #include "app/seed_table.h"
+#include "tests/cli_run.h"
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;
-};
-
-Result RunTable(const std::string& args, bool with_stderr = true) {
-  Result r;
-  const std::string cmd = std::string(WARPSCOPE_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using ws::test::Cli;
 
 const nlohmann::json& Row(const nlohmann::json& j, const std::string& label) {
   for (const auto& r : j["rows"])
@@ -46,7 +31,7 @@ const nlohmann::json& Row(const nlohmann::json& j, const std::string& label) {
 // used. Rows of the matrix per block column: 32 + 16 = 48, two block columns: 96 warps that do
 // anything, each one load and one store instruction.
 TEST(SeedTable, TransposeAt48CountsOnlyWarpsWithActiveLanes) {
-  auto r = RunTable("table transpose --n 48 --json", false);
+  auto r = Cli("table transpose --n 48 --json", false);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["variants"], nlohmann::json({"copy", "naive", "shared", "shared_padded", "shared_rows"}));
@@ -80,7 +65,7 @@ TEST(SeedTable, TransposeAt48CountsOnlyWarpsWithActiveLanes) {
 // copy in 32x32 tiles is 4 blocks x 32 warps = 128 load requests of 4 sectors each, on the
 // hardware as in the simulator.
 TEST(SeedTable, RecordedNcuFiguresSitBesideTheSimulatorsAtTheTeachingSize) {
-  auto r = RunTable("table transpose --json", false);
+  auto r = Cli("table transpose --json", false);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_FALSE(j["recorded"].is_null());
@@ -97,7 +82,7 @@ TEST(SeedTable, RecordedNcuFiguresSitBesideTheSimulatorsAtTheTeachingSize) {
 }
 
 TEST(SeedTable, CsvHasAHeaderWithOneColumnPerVariantAndEqualFieldCounts) {
-  auto r = RunTable("table divergence --csv", false);
+  auto r = Cli("table divergence --csv", false);
   ASSERT_EQ(r.code, 0) << r.out;
   std::istringstream in(r.out);
   std::string line;
@@ -114,7 +99,7 @@ TEST(SeedTable, CsvHasAHeaderWithOneColumnPerVariantAndEqualFieldCounts) {
 }
 
 TEST(SeedTable, TextHasOneColumnPerVariantAndNamesTheRecordingDevice) {
-  auto r = RunTable("table pairs", false);
+  auto r = Cli("table pairs", false);
   ASSERT_EQ(r.code, 0) << r.out;
   std::istringstream in(r.out);
   std::string title, header;
@@ -125,15 +110,15 @@ TEST(SeedTable, TextHasOneColumnPerVariantAndNamesTheRecordingDevice) {
 }
 
 TEST(SeedTable, UnknownFamilyIsExitCode2WithTheKnownOnes) {
-  auto r = RunTable("table nonesuch");
+  auto r = Cli("table nonesuch");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("known: "), std::string::npos) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
-  EXPECT_EQ(RunTable("table transpose --json --csv").code, 2);
+  EXPECT_EQ(Cli("table transpose --json --csv").code, 2);
 }
 
 TEST(SeedTable, GpuFlagWithoutADeviceSaysSoAndStillPrintsTheTable) {
-  auto r = RunTable("table divergence --gpu");
+  auto r = Cli("table divergence --gpu");
   if (r.out.find("no live GPU figures") == std::string::npos) GTEST_SKIP() << "a GPU answered here";
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("L1 read requests"), std::string::npos) << r.out;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/cli.h"
+#include "app/lesson_figures.h"
 #include "kernels/catalog.h"
 #include "visual/stepping.h"
 
@@ -172,6 +173,17 @@ std::optional<Lesson> LoadLesson(const std::string& path, std::string* why) {
     if (!doc.contains("slides") || !doc["slides"].is_array() || doc["slides"].empty())
       throw Bad{"\"slides\"", "must be a list of at least one slide"};
     for (size_t i = 0; i < doc["slides"].size(); ++i) lesson.slides.push_back(ReadSlide(doc["slides"][i], i));
+    // Recorded figures in the captions, read only when a caption asks for one.
+    std::optional<std::vector<kernels::RecordedFile>> recorded;
+    for (size_t i = 0; i < lesson.slides.size(); ++i) {
+      std::string& caption = lesson.slides[i].caption;
+      if (!HasPlaceholder(caption)) continue;
+      if (!recorded) recorded = LoadRecordedResults(nullptr);
+      std::string what;
+      const auto filled = FillCaption(caption, *recorded, &what);
+      if (!filled) throw Bad{SlideName(i) + ": \"caption\"", what};
+      caption = *filled;
+    }
   } catch (const Bad& b) {
     *why = path + ": " + b.where + ": " + b.what;
     return std::nullopt;

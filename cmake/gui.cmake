@@ -33,7 +33,7 @@ target_include_directories(ws_keys PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ws_keys PUBLIC PkgConfig::WS_GLFW)
 
 # Lesson scripts: reading and checking one (its slides simulated as the window would show them).
-add_library(ws_lesson STATIC app/lesson.cpp)
+add_library(ws_lesson STATIC app/lesson.cpp app/lesson_figures.cpp)
 target_include_directories(ws_lesson PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(ws_lesson PUBLIC ws_cli ws_visual ws_export nlohmann_json::nlohmann_json)
 

@@ -26,6 +26,8 @@ bool FromFile(const std::string& id, std::string* file, std::string* kernel) {
   return true;
 }
 
+}  // namespace
+
 std::string Times(double x) {
   char b[32];
   std::snprintf(b, sizeof b, x < 10 ? "%.1f\xc3\x97" : "%.3g\xc3\x97", x);  // "5.2×", "31.7×", "150×"
@@ -37,7 +39,6 @@ std::string Ms(double ms) {
   std::snprintf(b, sizeof b, "%.3g ms", ms);
   return b;
 }
-}  // namespace
 
 std::string ShortName(const std::string& id) {
   std::string file, kernel;

@@ -41,6 +41,10 @@ std::string ShortName(const std::string& id);
 // beside "yours.cu:scale"); where those clash too (the same file in two folders), the whole ids.
 std::pair<std::string, std::string> ColumnNames(const std::string& a, const std::string& b);
 
+// A time and a ratio as the timings and a lesson's captions write them: "0.147 ms", "5.2×", "31.7×".
+std::string Ms(double ms);
+std::string Times(double x);
+
 // The A-vs-B line as a lecturer says it: "v1 is 5.2× faster than v0" (names without family).
 // Within 2% of each other: "v2 and v2_diagonal take the same time (14.7 ms)".
 std::string SpeedComparison(const std::string& name_a, double ms_a, const std::string& name_b, double ms_b);

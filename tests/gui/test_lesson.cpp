@@ -1,5 +1,6 @@
 // Lesson scripts: every shipped slide resolves (variants exist, fields known, steps and
-// iterations in range), and each kind of bad file gets a message naming file, slide and field.
+// iterations in range), captions are filled from the recorded timings, and each kind of bad file
+// gets a message naming file, slide and field.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "app/lesson.h"
+#include "app/lesson_figures.h"
 #include "kernels/catalog.h"
 #include "visual/steps.h"
 
@@ -123,6 +125,64 @@ TEST(Lesson, StepOutOfRangeNamesTheWarpsSteps) {
                                       ", {\"variant\": \"transpose/shared\", \"step\": 4, \"caption\": \"x\"}]}"),
              {"step.json: slide 2: \"step\": 4 is past the last step", "(4 steps, 0..3)"});
   EXPECT_EQ(Problem("last.json", R"({"slides": [{"variant": "transpose/shared", "step": 3, "caption": "x"}]})"), "");
+}
+
+// Worked from assets/recorded/NVIDIA_H200.json: shortcut/v0 ms_median 141.824, v1 27.308;
+// 141.824 / 27.308 = 5.19, written with one decimal below 10: "5.2×". transpose/shared_rows
+// 0.147024 and transpose/copy 0.272304, three significant digits: "0.147 ms", "0.272 ms".
+TEST(Lesson, ShippedCaptionsAreFilledFromTheRecordedTimes) {
+  const auto caption = [](const std::string& file, size_t slide) {
+    std::string why;
+    const auto lesson = LoadLesson(std::string(WARPSCOPE_SOURCE_DIR) + "/assets/lessons/" + file, &why);
+    EXPECT_TRUE(lesson) << why;
+    return lesson && slide < lesson->slides.size() ? lesson->slides[slide].caption : why;
+  };
+  EXPECT_EQ(caption("1-coalescing.json", 6),
+            "On the NVIDIA H200, v1 is 5.2\u00d7 faster than v0, not 16\u00d7: L1 already holds most of the lines v0 asks for "
+            "again (the hit rates in the chart).");
+  EXPECT_EQ(caption("5-transpose.json", 5),
+            "With 32x4 threads moving 8 elements each, more loads are in flight: 0.147 ms on the NVIDIA H200, faster even "
+            "than the copy of one element per thread (0.272 ms).");
+}
+
+// Two reports: the first lacks v1, so both figures come from the second, whose device is named.
+TEST(Lesson, CaptionFiguresComeFromOneReportThatHoldsThemAll) {
+  const auto report = [](const std::string& device, std::vector<std::pair<std::string, double>> times) {
+    kernels::RecordedFile f;
+    f.path = device + ".json";
+    f.report.device = device;
+    for (const auto& [v, ms] : times) {
+      kernels::Timing t;
+      t.variant = v;
+      t.ms_median = ms;
+      f.report.timings.push_back(t);
+    }
+    return f;
+  };
+  const std::vector<kernels::RecordedFile> files = {report("A100", {{"shortcut/v0", 300}}),
+                                                    report("H100", {{"shortcut/v0", 120}, {"shortcut/v1", 40}})};
+  std::string why;
+  // 120 / 40 = 3: "3.0×"; 40 with three significant digits: "40 ms".
+  EXPECT_EQ(FillCaption("{device}: v1 {ms:shortcut/v1}, {speedup:shortcut/v1:shortcut/v0}", files, &why).value_or(why),
+            "H100: v1 40 ms, 3.0\u00d7");
+  EXPECT_FALSE(FillCaption("{ms:shortcut/v2} on the {device}", files, &why));
+  EXPECT_EQ(why, "{ms:shortcut/v2}: shortcut/v2 has no recorded time in A100.json");
+  EXPECT_FALSE(FillCaption("{ms:shortcut/v1}", files, &why));
+  EXPECT_NE(why.find("not {device}"), std::string::npos) << why;
+  EXPECT_FALSE(FillCaption("{device}", {}, &why));
+  EXPECT_NE(why.find("no recorded timings"), std::string::npos) << why;
+}
+
+TEST(Lesson, UnknownPlaceholderNamesSlideAndField) {
+  ExpectSays(Problem("placeholder.json", "{\"slides\": [" + kGood +
+                                             R"(, {"variant": "transpose/copy", "caption": "{mss:transpose/copy} on the {device}"}]})"),
+             {"placeholder.json: slide 2: \"caption\": {mss:transpose/copy}: not a placeholder", kCaptionPlaceholders});
+  ExpectSays(Problem("speedup.json", R"({"slides": [{"variant": "transpose/copy", "caption": "{speedup:transpose/copy} {device}"}]})"),
+             {"slide 1: \"caption\": {speedup:transpose/copy}: not a placeholder"});
+  ExpectSays(Problem("unclosed.json", R"({"slides": [{"variant": "transpose/copy", "caption": "{ms:transpose/copy"}]})"),
+             {"slide 1: \"caption\": '{' at character 1 is not closed"});
+  ExpectSays(Problem("unrecorded.json", R"({"slides": [{"variant": "transpose/copy", "caption": "{ms:transpose/nope} on the {device}"}]})"),
+             {"slide 1: \"caption\": {ms:transpose/nope}: transpose/nope has no recorded time in", "NVIDIA_H200.json"});
 }
 
 // transpose/shared has no loop: no line has a next iteration.

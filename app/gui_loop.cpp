@@ -96,9 +96,13 @@ int Gui::Run() {
 
   if (!opt_.no_settings) {
     settings_.scale = base_scale_;
-    settings_.variant = pane_[0].Id();
-    settings_.compare = pane_[1].Id();
-    settings_.compare_on = compare_on_;
+    // A lesson's slides are the script's, not the user's choice: the variants saved stay those
+    // last shown outside a lesson.
+    if (!lesson_) {
+      settings_.variant = pane_[0].Id();
+      settings_.compare = pane_[1].Id();
+      settings_.compare_on = compare_on_;
+    }
     if (!fullscreen_) glfwGetWindowSize(window_, &settings_.width, &settings_.height);
     std::string why;
     if (!SaveSettings(settings_, SettingsPath(), &why)) std::cerr << "warpscope: " << why << "\n";

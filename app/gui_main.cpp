@@ -21,7 +21,7 @@ int GuiMain(int argc, char** argv) {
   CLI::App app{"warpscope gui: the desktop program. Scripted runs (tests, screenshots, benchmarks) use the flags below."};
   app.name("warpscope gui");
   GuiOptions o;
-  app.add_option("--variant", o.variant, "variant A, FAMILY/VARIANT (default: the last lesson, or shortcut/v0)");
+  app.add_option("--variant", o.variant, "variant A, FAMILY/VARIANT (default: the one last shown outside a lesson script, or shortcut/v0)");
   app.add_option("--compare", o.compare, "variant B, shown beside A in lockstep");
   app.add_flag("--no-compare", o.no_compare, "show A alone");
   app.add_option("--n", o.n, "problem size (default: the family's teaching size; clamped to the simulator's limit)");

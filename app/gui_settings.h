@@ -1,5 +1,5 @@
-// What the desktop program remembers between runs (UI scale, last lesson, window size), in
-// $XDG_CONFIG_HOME/warpscope/settings.json (or ~/.config/warpscope/settings.json).
+// What the desktop program remembers between runs (UI scale, window size, the variants last shown
+// outside a lesson script), in $XDG_CONFIG_HOME/warpscope/settings.json (or ~/.config/...).
 #pragma once
 #include <string>
 
@@ -7,7 +7,7 @@ namespace ws::app {
 
 struct GuiSettings {
   float scale = 1.0f;
-  std::string variant, compare;  // empty: the default lesson
+  std::string variant, compare;  // empty: kDefaultVariant, kDefaultCompare (cli.h)
   bool compare_on = true;
   int width = 1600, height = 1000;
 };

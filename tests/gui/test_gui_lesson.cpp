@@ -1,13 +1,17 @@
 // `warpscope lesson FILE --export DIR` under Xvfb: a PNG of the window and a GIF of the panes per
-// slide, the GIF playing the slide's steps; a bad script writes nothing and exits 2.
+// slide, the GIF playing the slide's steps; a bad script writes nothing and exits 2; a lesson
+// leaves the saved variants as they were.
 #include <gif_lib.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+
+#include "app/gui_settings.h"
 
 namespace {
 
@@ -56,6 +60,33 @@ TEST(GuiLesson, ExportWritesAPngAndAGifPerSlide) {
   }
   EXPECT_EQ(GifFrames((out / "slide-01.gif").string()), 2);
   EXPECT_EQ(GifFrames((out / "slide-02.gif").string()), 2);
+}
+
+// The settings saved before (pairs v2 beside v3, B off, a 1600x1000 window) keep their variants
+// after a lesson of transpose slides; the window size, 1280x720 from --size, shows that the lesson
+// did save the file.
+TEST(GuiLesson, LessonLeavesTheSavedVariantsAlone) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no X display (run under tests/gui/run_under_xvfb.sh)";
+  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / "lesson_settings";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "config" / "warpscope");
+  const std::string settings = (dir / "config" / "warpscope" / "settings.json").string();
+  std::ofstream(settings) << R"({"scale": 1, "variant": "pairs/v2", "compare": "pairs/v3", "compare_on": false,
+                                 "width": 1600, "height": 1000})";
+  const std::string script = (dir / "one.json").string();
+  std::ofstream(script) << R"({"slides": [{"variant": "transpose/shared", "compare": "transpose/shared_padded",
+                                            "step": 2, "caption": "the column read"}]})";
+  setenv("XDG_CONFIG_HOME", (dir / "config").c_str(), 1);
+  const int rc = RunLesson(script + " --size 1280x720 --export " + (dir / "out").string());
+  unsetenv("XDG_CONFIG_HOME");
+  ASSERT_EQ(rc, 0);
+  std::string message;
+  const ws::app::GuiSettings saved = ws::app::LoadSettings(settings, &message);
+  EXPECT_EQ(message, "");
+  EXPECT_EQ(saved.width, 1280);
+  EXPECT_EQ(saved.variant, "pairs/v2");
+  EXPECT_EQ(saved.compare, "pairs/v3");
+  EXPECT_FALSE(saved.compare_on);
 }
 
 TEST(GuiLesson, BadScriptWritesNothingAndExits2) {

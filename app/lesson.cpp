@@ -1,6 +1,7 @@
 // Lesson scripts: reading and checking one (see lesson.h).
 #include "app/lesson.h"
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "app/cli.h"
 #include "app/lesson_figures.h"
 #include "kernels/catalog.h"
+#include "kernels/user_file.h"
 #include "visual/stepping.h"
 
 namespace ws::app {
@@ -67,17 +69,24 @@ T Choice(const json& j, const std::string& where, const std::vector<std::pair<st
   throw Bad{where, "'" + s + "' is none of " + Join(names)};
 }
 
-kernels::VariantRef Variant(const std::string& id, const std::string& where) {
-  for (const auto& f : kernels::Catalog())
-    for (const auto& v : f.info.variants)
-      if (f.info.name + "/" + v.name == id) return {&f, &v};
-  std::vector<std::string> names;
-  for (const auto& f : kernels::Catalog())
-    for (const auto& v : f.info.variants) names.push_back(f.info.name + "/" + v.name);
-  throw Bad{where, "unknown variant '" + id + "' (known: " + Join(names) + ")"};
+// A variant by the catalog's lookup; a kernel file (a lecturer's own, "mine.cu" or "mine.cu:kernel",
+// as the window's open-file takes) is found relative to the script's folder, and compiled now, so
+// that its errors are said before the window opens. `id` becomes the file's path as opened.
+kernels::VariantRef Variant(std::string& id, const std::string& where, const std::filesystem::path& script_dir) {
+  if (kernels::IsKernelFileRef(id)) {
+    std::string file, kernel;
+    kernels::SplitKernelFileRef(id, &file, &kernel);
+    if (std::filesystem::path(file).is_relative()) file = (script_dir / file).lexically_normal().string();
+    id = kernel.empty() ? file : file + ":" + kernel;
+  }
+  try {
+    return kernels::FindVariant(id);
+  } catch (const std::exception& e) {
+    throw Bad{where, e.what()};
+  }
 }
 
-Slide ReadSlide(const json& j, size_t index) {
+Slide ReadSlide(const json& j, size_t index, const std::filesystem::path& script_dir) {
   const std::string name = SlideName(index);
   if (!j.is_object()) throw Bad{name, "must be an object {\"variant\": ..., \"caption\": ...}"};
   for (const auto& [key, value] : j.items()) {
@@ -91,11 +100,12 @@ Slide ReadSlide(const json& j, size_t index) {
   if (!j.contains("variant")) throw Bad{at("variant"), "missing: every slide names variant A"};
   if (!j.contains("caption")) throw Bad{at("caption"), "missing: every slide has a caption"};
   s.variant = Text(j["variant"], at("variant"));
-  const auto a = Variant(s.variant, at("variant"));
+  const auto a = Variant(s.variant, at("variant"), script_dir);
   if (j.contains("compare") && !j["compare"].is_null()) {
     s.compare = Text(j["compare"], at("compare"));
-    const auto b = Variant(s.compare, at("compare"));
-    if (b.family != a.family)
+    const auto b = Variant(s.compare, at("compare"), script_dir);
+    // A kernel file may be set beside any variant, as the window's "open as B" does.
+    if (b.family != a.family && !a.family->from_file && !b.family->from_file)
       throw Bad{at("compare"), "'" + s.compare + "' is not in " + a.family->info.name + ", the family of " + s.variant};
   }
   if (j.contains("n")) {
@@ -172,7 +182,8 @@ std::optional<Lesson> LoadLesson(const std::string& path, std::string* why) {
     if (doc.contains("title")) lesson.title = Text(doc["title"], "\"title\"");
     if (!doc.contains("slides") || !doc["slides"].is_array() || doc["slides"].empty())
       throw Bad{"\"slides\"", "must be a list of at least one slide"};
-    for (size_t i = 0; i < doc["slides"].size(); ++i) lesson.slides.push_back(ReadSlide(doc["slides"][i], i));
+    const std::filesystem::path script_dir = std::filesystem::path(path).parent_path();
+    for (size_t i = 0; i < doc["slides"].size(); ++i) lesson.slides.push_back(ReadSlide(doc["slides"][i], i, script_dir));
     // Recorded figures in the captions, read only when a caption asks for one.
     std::optional<std::vector<kernels::RecordedFile>> recorded;
     for (size_t i = 0; i < lesson.slides.size(); ++i) {

@@ -13,8 +13,8 @@
 namespace ws::app {
 
 struct Slide {
-  std::string variant;  // A, "family/variant"
-  std::string compare;  // B, in A's family; empty: A alone
+  std::string variant;  // A, "family/variant", or a kernel file "dir/mine.cu[:kernel]" (its path as opened)
+  std::string compare;  // B, in A's family (or either a kernel file); empty: A alone
   int n = 0;            // 0: the family's teaching size
   std::string shape;    // block shape "X", "XxY" or "XxYxZ"; empty: the variant's own
   int block = 0, warp = 0;
@@ -38,8 +38,9 @@ struct Lesson {
 };
 
 // Reads a lesson and checks what can be checked without simulating: JSON syntax, known fields of
-// the right types, variants in the catalog, B in A's family, n within the family's limits, a
-// well-formed block shape. Null, with `why` naming the file, the slide (from 1) and the field, on
+// the right types, variants in the catalog (a kernel file, relative to the script, compiled), B
+// in A's family, n within the family's limits, a well-formed block shape, each caption's recorded
+// figures (lesson_figures.h) filled. Null, with `why` naming the file, the slide (from 1) and the field, on
 // the first problem.
 std::optional<Lesson> LoadLesson(const std::string& path, std::string* why);
 

@@ -1,6 +1,6 @@
 // `warpscope lesson FILE --export DIR` under Xvfb: a PNG of the window and a GIF of the panes per
 // slide, the GIF playing the slide's steps; a bad script writes nothing and exits 2; a lesson
-// leaves the saved variants as they were.
+// leaves the saved variants as they were; a kernel file beside the script is found.
 #include <gif_lib.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -87,6 +87,20 @@ TEST(GuiLesson, LessonLeavesTheSavedVariantsAlone) {
   EXPECT_EQ(saved.variant, "pairs/v2");
   EXPECT_EQ(saved.compare, "pairs/v3");
   EXPECT_FALSE(saved.compare_on);
+}
+
+// A lecturer's own kernel file beside the script, named relative to it, as A and as B beside a
+// catalog variant; checked from another folder (/), so the path cannot resolve from there.
+TEST(GuiLesson, OwnKernelFileBesideTheScriptIsChecked) {
+  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / "lesson_own_file";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ASSERT_EQ(std::system((std::string(WARPSCOPE_BINARY) + " new " + (dir / "mine.cu").string() + " >/dev/null").c_str()), 0);
+  const std::string script = (dir / "own.json").string();
+  std::ofstream(script) << R"({"slides": [{"variant": "mine.cu", "caption": "my kernel"},
+                                          {"variant": "transpose/copy", "compare": "mine.cu:mine", "caption": "beside the copy"}]})";
+  const int status = std::system(("cd / && " + std::string(WARPSCOPE_BINARY) + " lesson " + script + " --check").c_str());
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
 }
 
 TEST(GuiLesson, BadScriptWritesNothingAndExits2) {

@@ -104,6 +104,14 @@ TEST(Lesson, UnknownVariantNamesSlideAndField) {
              {"family.json: slide 1: \"compare\":", "not in transpose"});
 }
 
+// A kernel file is looked for beside the script (WARPSCOPE_TEST_OUT/lessons, where Problem writes
+// it), not in the folder the program runs in.
+TEST(Lesson, KernelFileIsFoundBesideTheScript) {
+  const std::string beside = (fs::path(WARPSCOPE_TEST_OUT) / "lessons" / "missing.cu").string();
+  ExpectSays(Problem("own.json", R"({"slides": [{"variant": "missing.cu:k", "caption": "x"}]})"),
+             {"own.json: slide 1: \"variant\":", beside});
+}
+
 TEST(Lesson, UnknownFieldNamesItAndTheKnownOnes) {
   ExpectSays(Problem("field.json", R"({"slides": [{"variant": "transpose/shared", "stpe": 2, "caption": "x"}]})"),
              {"field.json: slide 1: \"stpe\": not a field of a slide", SlideFieldNames()});
@@ -117,14 +125,6 @@ TEST(Lesson, WrongTypesAndMissingFieldsAreSaid) {
              {"slide 1: \"follow\": 'sideways' is none of lockstep, role, alone"});
   ExpectSays(Problem("caption.json", R"({"slides": [{"variant": "transpose/shared"}]})"), {"slide 1: \"caption\": missing"});
   ExpectSays(Problem("noslides.json", R"({"title": "t"})"), {"noslides.json: \"slides\":"});
-}
-
-// transpose/shared's warp has 4 steps (its kernel: load in, store tile, load tile, store out).
-TEST(Lesson, StepOutOfRangeNamesTheWarpsSteps) {
-  ExpectSays(Problem("step.json", "{\"slides\": [" + kGood +
-                                      ", {\"variant\": \"transpose/shared\", \"step\": 4, \"caption\": \"x\"}]}"),
-             {"step.json: slide 2: \"step\": 4 is past the last step", "(4 steps, 0..3)"});
-  EXPECT_EQ(Problem("last.json", R"({"slides": [{"variant": "transpose/shared", "step": 3, "caption": "x"}]})"), "");
 }
 
 // Worked from assets/recorded/NVIDIA_H200.json: shortcut/v0 ms_median 141.824, v1 27.308;
@@ -183,6 +183,14 @@ TEST(Lesson, UnknownPlaceholderNamesSlideAndField) {
              {"slide 1: \"caption\": '{' at character 1 is not closed"});
   ExpectSays(Problem("unrecorded.json", R"({"slides": [{"variant": "transpose/copy", "caption": "{ms:transpose/nope} on the {device}"}]})"),
              {"slide 1: \"caption\": {ms:transpose/nope}: transpose/nope has no recorded time in", "NVIDIA_H200.json"});
+}
+
+// transpose/shared's warp has 4 steps (its kernel: load in, store tile, load tile, store out).
+TEST(Lesson, StepOutOfRangeNamesTheWarpsSteps) {
+  ExpectSays(Problem("step.json", "{\"slides\": [" + kGood +
+                                      ", {\"variant\": \"transpose/shared\", \"step\": 4, \"caption\": \"x\"}]}"),
+             {"step.json: slide 2: \"step\": 4 is past the last step", "(4 steps, 0..3)"});
+  EXPECT_EQ(Problem("last.json", R"({"slides": [{"variant": "transpose/shared", "step": 3, "caption": "x"}]})"), "");
 }
 
 // transpose/shared has no loop: no line has a next iteration.

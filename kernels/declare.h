@@ -4,9 +4,15 @@
 // kernels/discover_catalog.cmake finds them at build time and writes one include that both back
 // ends compile (kernels/sim_families.cpp, kernels/cuda_families.cu), each inside its own
 // namespace with `Backend` naming its back end; the declarations register themselves there.
+// Each family's files are included inside a namespace named after its folder (`transpose`), so
+// two families may use the same names for their kernels, constants and run routines.
 //
-//   WS_VARIANT(naive, .order = 2, .title = "Naive transpose", .watch = "Each store touches 32 lines.") {
-//     return RunTranspose(b, r, transpose_naive_kernel, dim3(tile_dim, tile_dim));  // b: Backend&, r: RunRequest
+// kernels/transpose/naive.cuh ends with (b: Backend&, r: const RunRequest&; RunTranspose is the
+// family's run routine, in its family.inl):
+//
+//   WS_VARIANT(naive, .order = 2, .title = "Naive transpose",
+//              .watch = "Reads along rows, writes down columns: each store touches 32 sectors in 32 lines.") {
+//     return RunTranspose(b, r, transpose_naive_kernel, tile_dim, tile_dim, kOnePerElement);
 //   }
 #pragma once
 #include <algorithm>

@@ -190,7 +190,9 @@ int Engine::BindGlobal(std::string name, std::string type, uint32_t elem_bytes, 
   a.cols = cols ? cols : count;
   a.space = Space::Global;
   a.base = e.next_global_base;
-  e.next_global_base += (uint64_t(elem_bytes) * count + 511) & ~511ull;  // cudaMalloc aligns to 256+
+  // Arrays start 512-byte aligned: a multiple of the 256 bytes the CUDA C++ Programming Guide
+  // promises for cudaMalloc ("Device Memory Accesses": at least 256-byte aligned).
+  e.next_global_base += (uint64_t(elem_bytes) * count + 511) & ~511ull;
   e.trace.arrays.push_back(a);
   return a.id;
 }

@@ -30,7 +30,8 @@ Check RunDivergence(Backend& b, const RunRequest& r, K kernel) {
   auto host = RandomInts(size_t(n), r.seed, -1000, 1000);
   for (int i = 0; i < n; ++i) host[i] = 2 * host[i] + (i % 2);
   auto array = b.Upload<int>("array", "int", host, 1, n);  // 1-D: the view wraps it at 128-byte lines
-  b.Launch(dim3(Blocks(n)), dim3(kBlock), kernel, array, n);
+  const dim3 grid(Blocks(n)), block(kBlock);
+  b.Launch(grid, block, kernel, array, n);
   std::vector<int> want(host);
   for (auto& v : want) v = v % 2 == 0 ? v * 2 : v / 2;
   return Compare(b.Download(array), want);

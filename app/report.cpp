@@ -185,7 +185,7 @@ void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps) {
     std::snprintf(b, sizeof b, "#%-4zu line %-3u %-6s %-3s %-5s %2dB mask %08x  ", i,
                   t.sites[ins.site].line, a.name.c_str(), sim::ToString(ins.op),
                   sim::ToString(ins.space), int(ins.width), ins.mask);
-    out << b << sim::Caption(ins) << "\n      lanes:";
+    out << b << sim::Caption(ins) << "\n      element per lane:";  // the index into the array, lane 0 first
     for (int l = 0; l < sim::kWarpSize; ++l) {
       if (ins.mask >> l & 1) out << " " << (ins.addr[l] - a.base) / a.elem_bytes;
       else out << " -";

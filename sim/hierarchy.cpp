@@ -252,7 +252,7 @@ struct MemoryHierarchy::Impl {
       ready.Push(cursors[i].t, i);
     }
     uint64_t end = clock, now = clock;
-    size_t steps = 0;
+    size_t issued = 0;
     for (uint32_t i; ready.Pop(&now, &i);) {
       // The warps of one cycle come in no order memory likes: fetch the next ones' cursors and
       // records ahead (most of a replay's time is waiting for them).
@@ -261,7 +261,7 @@ struct MemoryHierarchy::Impl {
       Cursor& c = cursors[i];
       if (c.p == c.end) continue;
       c.t = now;
-      const bool at_barrier = Step(c, log_now);
+      const bool at_barrier = IssueRecord(c, log_now);
       Refill(c);
       end = std::max(end, c.t);
       if (at_barrier) {
@@ -277,7 +277,7 @@ struct MemoryHierarchy::Impl {
       } else if (c.p != c.end) {
         ready.Push(c.t, i);
       }
-      if ((++steps & 1023) == 0 && Cancelled()) break;  // a cancelled launch's counters cover only what ran
+      if ((++issued & 1023) == 0 && Cancelled()) break;  // a cancelled launch's counters cover only what ran
     }
     clock = end;
     blocks.clear();
@@ -285,7 +285,7 @@ struct MemoryHierarchy::Impl {
   }
 
   // Issues the warp's next record: an instruction (false), or its arrival at a barrier (true).
-  bool Step(Cursor& c, bool log_now) {
+  bool IssueRecord(Cursor& c, bool log_now) {
     const uint64_t head = GetVarint(c.p);
     if (head == 0) return true;
     const uint32_t site = uint32_t((head >> 3) - 1);

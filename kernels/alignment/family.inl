@@ -35,6 +35,7 @@ Check RunAlignment(Backend& b, const RunRequest& r, K kernel) {
   // 1-D arrays: the view wraps them at 128-byte lines (four rays, or 32 floats, to a row).
   auto rays = b.Upload<const RayState>("rays", "RayState", host, 1, n);
   auto out = b.Alloc<float>("out", "float", size_t(n), 1, n);
-  b.Launch(dim3(CeilDiv(n, kBlock)), dim3(kBlock), kernel, rays, out, n);
+  const dim3 grid(CeilDiv(n, kBlock)), block(kBlock);
+  b.Launch(grid, block, kernel, rays, out, n);
   return Compare(b.Download(out), want);
 }

@@ -45,7 +45,8 @@ Check RunOnePerThread(Backend& b, const RunRequest& r, K kernel) {
   const auto host = ShortcutInput(r);
   auto d = b.Upload<const float>("d", "float", host, n, n);
   auto out = b.Alloc<float>("r", "float", size_t(n) * n, n, n);
-  b.Launch(dim3(CeilDiv(n, 16), CeilDiv(n, 16)), dim3(16, 16), kernel, out, d, n);
+  const dim3 grid(CeilDiv(n, 16), CeilDiv(n, 16)), block(16, 16);
+  b.Launch(grid, block, kernel, out, d, n);
   return Compare(b.Download(out), ShortcutReference(host, n));
 }
 

@@ -18,6 +18,7 @@
 #include "app/cli_commands.h"
 #include "app/report.h"
 #include "app/sass_command.h"
+#include "app/version.h"
 #include "app/seed_table.h"
 #include "kernels/catalog.h"
 #include "kernels/user_file.h"
@@ -127,6 +128,9 @@ void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
 int RunCli(int argc, char** argv, const GuiEntry& gui) {
   CLI::App app{"warpscope: how GPU warps touch memory, instruction by instruction"};
   app.require_subcommand(0, 1);
+  // "warpscope 0.1.0 (commit 3f2a9c1d0e4b)", as command-line tools print it.
+  app.set_version_flag("--version", std::string("warpscope ") + Version() + " (commit " + Commit() + ")",
+                       "print the version and the commit it was built from");
 
   auto* list = app.add_subcommand("list", "families and variants");
 
@@ -250,6 +254,8 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "warpscope: " << e.what() << " (see warpscope --help)\n";
     return kBadArguments;
@@ -267,8 +273,14 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
     }
     if (*sass) return Sass(sass_what, sass_arch, sass_all, sass_json, std::cout);
     if (*new_cmd) {
-      toolchain::WriteKernelTemplate(new_file);
-      std::cout << "wrote " << new_file << "; see it with: warpscope open " << new_file << "\n";
+      const std::string kernel = toolchain::WriteKernelTemplate(new_file);
+      std::string taken;
+      toolchain::KernelNameFor(new_file, &taken);
+      std::cout << "wrote " << new_file;
+      if (!taken.empty())
+        std::cout << " (its kernel is named " << kernel << ": " << taken
+                  << " is a name that C++, the dialect or the template already uses)";
+      std::cout << "; see it with: warpscope open " << new_file << "\n";
       return kOk;
     }
     if (*open_cmd) {

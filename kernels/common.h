@@ -63,6 +63,91 @@ Check Compare(const std::vector<T>& got, const std::vector<T>& want, double rel_
   return c;
 }
 
+// The components of a CUDA vector type (float2, float4, int4, ...: members x, y[, z[, w]]); 0 for
+// any other type.
+template <class T>
+constexpr int VectorComponents() {
+  if constexpr (requires(const T& v) { v.x; v.y; v.z; v.w; }) return 4;
+  else if constexpr (requires(const T& v) { v.x; v.y; v.z; }) return 3;
+  else if constexpr (requires(const T& v) { v.x; v.y; }) return 2;
+  else return 0;
+}
+
+// Compares vectors of a CUDA vector type component by component, each as Compare compares
+// numbers; the detail names the element and the component ("first at 5.y").
+template <class T>
+  requires(VectorComponents<T>() > 0)
+Check CompareComponents(const std::vector<T>& got, const std::vector<T>& want, double rel_tol = 0,
+                        double abs_tol = 0) {
+  using C = std::remove_cv_t<decltype(got[0].x)>;
+  constexpr int k = VectorComponents<T>();
+  auto flat = [](const std::vector<T>& v) {
+    std::vector<C> out;
+    out.reserve(v.size() * k);
+    for (const T& e : v) {
+      out.push_back(e.x);
+      out.push_back(e.y);
+      if constexpr (k > 2) out.push_back(e.z);
+      if constexpr (k > 3) out.push_back(e.w);
+    }
+    return out;
+  };
+  if (got.size() != want.size()) {
+    Check c;
+    c.detail = "output has " + std::to_string(got.size()) + " elements, reference " + std::to_string(want.size());
+    return c;
+  }
+  const std::vector<C> g = flat(got), w = flat(want);
+  Check c = Compare(g, w, rel_tol, abs_tol);
+  if (!c.passed) {
+    size_t first = 0;
+    while (first < g.size()) {
+      const double gd = double(g[first]), wd = double(w[first]), abs = std::fabs(gd - wd);
+      const double rel = wd != 0 ? abs / std::fabs(wd) : abs;
+      if (!(abs <= abs_tol || rel <= rel_tol) || std::isnan(gd)) break;
+      ++first;
+    }
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%llu of %zu components differ; first at %zu.%c: got %g, want %g",
+                  static_cast<unsigned long long>(c.mismatches), g.size(), first / k, "xyzw"[first % k],
+                  double(g[first]), double(w[first]));
+    c.detail = buf;
+  }
+  return c;
+}
+
+// Compares vectors of any other type element by element with `same(got, want)` (a struct's
+// operator== where none is given); no values in the detail, only the first element that differs.
+template <class T, class Same>
+Check CompareWith(const std::vector<T>& got, const std::vector<T>& want, Same same) {
+  Check c;
+  if (got.size() != want.size()) {
+    c.detail = "output has " + std::to_string(got.size()) + " elements, reference " + std::to_string(want.size());
+    return c;
+  }
+  size_t first = got.size();
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!same(got[i], want[i])) {
+      if (first == got.size()) first = i;
+      ++c.mismatches;
+    }
+  c.passed = c.mismatches == 0;
+  c.detail = c.passed ? "matches the CPU reference"
+                      : std::to_string(c.mismatches) + " of " + std::to_string(got.size()) +
+                            " elements differ; first at " + std::to_string(first);
+  return c;
+}
+
+// Draws `count` integers uniformly from [lo, hi], zero included where the range holds it (Input's
+// explicit ranges and its unsigned types; RandomInts leaves zero out).
+inline std::vector<int> RandomIntsIn(size_t count, uint64_t seed, int lo, int hi) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> dist(lo, hi);
+  std::vector<int> v(count);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
 inline unsigned CeilDiv(long long a, long long b) { return unsigned((a + b - 1) / b); }
 
 inline void RequireBlock(const Block& got, unsigned x, unsigned y, const std::string& why) {

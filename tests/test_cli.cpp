@@ -233,3 +233,21 @@ TEST(Cli, CacheCountersOnlyWhenTheCachesAreSimulated) {
   // 2560 B (code and constants).
   EXPECT_EQ(jon["metrics"].value("dram__bytes_read.sum", -1.0), 256.0 * 64 + 2560);
 }
+
+// `warpscope --version` prints one line, "warpscope VERSION (commit C)", exit 0, where C is the
+// source tree's commit as git names it (the test's own checkout, built with it).
+TEST(Cli, VersionPrintsTheVersionAndTheCommit) {
+  auto r = Cli("--version");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_EQ(r.out.rfind("warpscope 0.1.0 (commit ", 0), 0u) << r.out;
+  FILE* git = popen("git -C " WARPSCOPE_SOURCE_DIR " rev-parse --short=12 HEAD 2>/dev/null", "r");
+  char head[64] = {};
+  const bool have = git && std::fgets(head, sizeof head, git) != nullptr;
+  if (git) pclose(git);
+  if (!have) GTEST_SKIP() << "the source tree is not a git checkout";
+  std::string commit(head);
+  commit.erase(commit.find_last_not_of("\n") + 1);
+  ASSERT_EQ(commit.size(), 12u) << commit;
+  EXPECT_NE(r.out.find(commit), std::string::npos) << r.out << " (HEAD is " << commit << ")";
+}

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -252,6 +253,145 @@ TEST(KernelFile, NewWritesATemplateThatPassesItsCheckAndNeverOverwrites) {
   Write(f, "mine");
   EXPECT_THROW(toolchain::WriteKernelTemplate(f.string()), kernels::BadRequest);
   EXPECT_EQ(Read(f), "mine");
+}
+
+// The template's kernel is named after the file, unless that name is one the template's code, the
+// dialect or C++ already uses: x, y and n are the template's arrays and size, k its setup, block and
+// stride its locals, main and class C++'s, threadIdx and Global the dialect's. Such a kernel is
+// NAME_kernel, and the file it is written into compiles and passes its own check.
+TEST(KernelFile, NewRenamesAKernelWhoseNameIsTakenAndTheTemplateCompiles) {
+  for (const char* taken : {"x", "y", "n", "k", "block", "stride", "want", "i", "main", "class", "int", "threadIdx",
+                            "Global", "dim3"}) {
+    std::string clash;
+    EXPECT_EQ(toolchain::KernelNameFor(std::string(taken) + ".cu", &clash), std::string(taken) + "_kernel");
+    EXPECT_EQ(clash, taken);
+  }
+  std::string clash = "?";
+  EXPECT_EQ(toolchain::KernelNameFor("dir/my-scan.cu", &clash), "my_scan");
+  EXPECT_EQ(clash, "");
+  EXPECT_EQ(toolchain::KernelNameFor("3d.cu"), "k_3d");
+  TempDir dir;
+  for (const char* name : {"x", "n", "main", "class"}) {
+    const fs::path f = dir.path / (std::string(name) + ".cu");
+    EXPECT_EQ(toolchain::WriteKernelTemplate(f.string()), std::string(name) + "_kernel");
+    EXPECT_NE(Read(f).find("WS_KERNEL(" + std::string(name) + "_kernel,"), std::string::npos);
+    const auto o = SimulateFile(f.string());
+    EXPECT_TRUE(o.check.passed) << name << ": " << o.check.detail;
+    EXPECT_EQ(o.trace.total.global_sectors[kLd], 250u) << name;  // the template's count, as above
+  }
+  const auto r = Cli("new " + (dir.path / "y.cu").string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_NE(r.out.find("its kernel is named y_kernel: y is a name"), std::string::npos) << r.out;
+}
+
+// k.Expect compares a float4 output component by component and a struct output with its
+// operator==; a wrong component is named by element and component. k.Input of unsigned char
+// yields every byte, zero included (a histogram's bin 0 is not left empty).
+std::string VectorAndStructKernels() {
+  return "struct MinMax { int lo, hi; bool operator==(const MinMax&) const = default; };\n"
+         "__global__ void twice4(Global<float4> y, Global<const float4> x, int n, int wrong) {\n"
+         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  if (i < n) { float4 v = x[i]; y[i] = make_float4(2 * v.x, 2 * v.y + (i == wrong), 2 * v.z, 2 * v.w); }\n"
+         "}\n"
+         "__global__ void span(Global<MinMax> y, Global<const int> x, int n) {\n"
+         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  if (i < n) y[i] = MinMax{x[i], x[i] + 1};\n"
+         "}\n"
+         "__global__ void hist(Global<int> bins, Global<const unsigned char> d, int n) {\n"
+         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  if (i < n) atomicAdd(&bins[d[i]], 1);\n"
+         "}\n"
+         "static void Twice(WsSetup& k, int wrong) {\n"
+         "  const auto f = ::ws::kernels::RandomFloats(4 * k.n, 3);\n"
+         "  std::vector<float4> host(k.n), want(k.n);\n"
+         "  for (int i = 0; i < k.n; ++i) host[i] = make_float4(f[4*i], f[4*i+1], f[4*i+2], f[4*i+3]);\n"
+         "  for (int i = 0; i < k.n; ++i) want[i] = make_float4(2*host[i].x, 2*host[i].y, 2*host[i].z, 2*host[i].w);\n"
+         "  auto x = k.InputFrom<const float4>(\"x\", host);\n"
+         "  auto y = k.Output<float4>(\"y\", k.n);\n"
+         "  k.Launch(dim3(CeilDiv(k.n, 64)), dim3(64), twice4, y, x, k.n, wrong);\n"
+         "  k.Expect(y, want);\n"
+         "}\n"
+         "WS_KERNEL(twice4, .title = \"float4\", .teaching_n = 100) { Twice(k, -1); }\n"
+         "WS_KERNEL(twice4_wrong, .title = \"float4, element 5's y off by one\", .teaching_n = 100) { Twice(k, 5); }\n"
+         "WS_KERNEL(span, .title = \"struct\", .teaching_n = 100) {\n"
+         "  auto x = k.Input<const int>(\"x\", k.n);\n"
+         "  auto y = k.Output<MinMax>(\"y\", k.n);\n"
+         "  k.Launch(dim3(CeilDiv(k.n, 64)), dim3(64), span, y, x, k.n);\n"
+         "  std::vector<MinMax> want(k.n);\n"
+         "  for (int i = 0; i < k.n; ++i) want[i] = MinMax{k.Host(x)[i], k.Host(x)[i] + 1};\n"
+         "  k.Expect(y, want);\n"
+         "  want[7].hi += 1;\n"
+         "  k.Expect(y, want, [](const MinMax& g, const MinMax& w) { return g.lo == w.lo; });  // hi not compared\n"
+         "}\n"
+         "static void Hist(WsSetup& k, bool whole_range) {\n"
+         "  auto d = whole_range ? k.Input<const unsigned char>(\"d\", k.n, 0, 255) : k.Input<const unsigned char>(\"d\", k.n);\n"
+         "  auto bins = k.InputFrom<int>(\"bins\", std::vector<int>(256, 0));\n"
+         "  k.Launch(dim3(CeilDiv(k.n, 256)), dim3(256), hist, bins, d, k.n);\n"
+         "  std::vector<int> want(256, 0);\n"
+         "  for (unsigned char v : k.Host(d)) ++want[v];\n"
+         "  for (int b = 0; b < 256; ++b) if (want[b] == 0) want[b] = -1;  // every byte must occur\n"
+         "  k.Expect(bins, want);\n"
+         "}\n"
+         "WS_KERNEL(hist, .title = \"bytes 0 to 255\", .teaching_n = 4096) { Hist(k, true); }\n"
+         "WS_KERNEL(hist_default, .title = \"bytes, default range\", .teaching_n = 4096) { Hist(k, false); }\n";
+}
+
+TEST(KernelFile, ExpectComparesVectorTypesAndStructsAndByteInputsHoldZero) {
+  TempDir dir;
+  const fs::path f = dir.path / "vec.cu";
+  Write(f, VectorAndStructKernels());
+  for (const char* kernel : {"twice4", "span", "hist", "hist_default"}) {
+    const auto o = SimulateFile(f.string() + ":" + kernel);
+    EXPECT_TRUE(o.check.passed) << kernel << ": " << o.check.detail;
+  }
+  const auto bad = SimulateFile(f.string() + ":twice4_wrong");
+  EXPECT_FALSE(bad.check.passed);
+  EXPECT_EQ(bad.check.mismatches, 1u);
+  EXPECT_NE(bad.check.detail.find("1 of 400 components differ; first at 5.y"), std::string::npos) << bad.check.detail;
+}
+
+// CUDA's own forms of a dynamic shared array and of a volatile pointer into a shared array, which
+// the dialect writes Shared<int[]> and Shared<volatile float*>: the compiler's error at the line
+// names the dialect's form in the user's names.
+TEST(KernelFileCli, CudaSharedFormsPointToTheDialectsForm) {
+  const std::string head =
+      "__global__ void reduce(Global<float> y, Global<const float> x, int n) {\n";         // 1
+  const std::string tail =
+      "  y[0] = x[0];\n"
+      "}\n"
+      "WS_KERNEL(reduce, .title = \"r\", .teaching_n = 256) {\n"
+      "  auto x = k.Input<const float>(\"x\", k.n);\n"
+      "  auto y = k.Output<float>(\"y\", 1);\n"
+      "  k.Launch(dim3(1), dim3(256), 1024, reduce, y, x, k.n);\n"
+      "}\n";
+  TempDir dir;
+  const fs::path a = dir.path / "dyn.cu";
+  Write(a, head + "  extern __shared__ int s[];\n  s[threadIdx.x] = 1;\n" + tail);                      // 2, 3
+  const auto ra = Cli("stats " + a.string());
+  EXPECT_EQ(ra.code, 2) << ra.out;
+  EXPECT_NE(ra.out.find("dyn.cu:2:"), std::string::npos) << ra.out;
+  EXPECT_NE(ra.out.find("a shared array is written extern __shared__ Shared<int[]> s;"), std::string::npos) << ra.out;
+  const fs::path b = dir.path / "vol.cu";
+  Write(b, head + "  __shared__ Shared<float[256]> sdata;\n  volatile float* vs = sdata;\n  vs[0] = 1;\n" + tail);
+  const auto rb = Cli("stats " + b.string());
+  EXPECT_EQ(rb.code, 2) << rb.out;
+  EXPECT_NE(rb.out.find("vol.cu:3:"), std::string::npos) << rb.out;
+  EXPECT_NE(rb.out.find("a pointer into a shared array is written Shared<volatile float*> vs = sdata;"),
+            std::string::npos) << rb.out;
+}
+
+// A folder named like a kernel file is said to be a folder.
+TEST(KernelFileCli, StatsOfAFolderSaysItIsAFolder) {
+  TempDir dir;
+  fs::create_directory(dir.path / "d.cu");
+  const auto r = Cli("stats " + (dir.path / "d.cu").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("d.cu is a folder, not a kernel file"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  const auto missing = Cli("stats " + (dir.path / "none.cu").string());
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.out.find("no kernel file"), std::string::npos) << missing.out;
 }
 
 TEST(KernelFile, FileRefSplitsAtTheLastColonAfterTheLastSlash) {

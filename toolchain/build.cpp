@@ -97,6 +97,7 @@ CompileResult Compile(const CompileJob& job) {
       fs::remove(tmp_log, ec);
       fs::remove(tmp_out, ec);
       auto diags = ParseDiagnostics(out.log, job.file);
+      AddDialectHints(diags, job.source);
       if (std::none_of(diags.begin(), diags.end(), [](const Diagnostic& d) { return d.severity == "error"; }))
         diags.push_back({0, 0, "error", std::string(nvcc ? "nvcc" : "the compiler") + " failed (exit " +
                                             std::to_string(rc) + "): " + out.log.substr(0, 400)});
@@ -123,6 +124,7 @@ CompileResult CompileForSimulator(const std::string& file, const std::string& gi
   CompileJob job;
   job.compiler = Compiler::Host;
   job.text = AtUsersLines(file, text);
+  job.source = text;
   job.file = file;
   job.given = given;
   job.flags = HostFlags();
@@ -138,6 +140,7 @@ CompileJob GpuJob(const std::string& file, const std::string& given, const std::
   CompileJob job;
   job.compiler = Compiler::Nvcc;
   job.text = "#include \"" + std::string(kGpuMainHeader) + "\"\n" + AtUsersLines(file, text);
+  job.source = text;
   job.file = file;
   job.given = given;
   job.flags = {"-std=c++20", "-O2", "--expt-relaxed-constexpr", "-I" + IncludeDir().string()};

@@ -28,6 +28,7 @@ int RunCompiler(Compiler compiler, const std::vector<std::string>& args, const s
 struct CompileJob {
   Compiler compiler = Compiler::Host;
   std::string text;                // what is compiled: the user's text with what goes in front of it
+  std::string source;              // the user's text alone (line 1 its first line), for AddDialectHints
   std::string file;                // the user's file as the text's #line names it: messages are read at its lines
   std::string given;               // the file as the user named it, for messages
   std::vector<std::string> flags;  // all but the input and -o: "-shared", "-arch=native", "-lineinfo", "-Xptxas", "-v", ...

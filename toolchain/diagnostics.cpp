@@ -1,6 +1,7 @@
 // Reading a compiler's log into messages at the user's lines (toolchain/diagnostics.h).
 #include "toolchain/diagnostics.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <sstream>
@@ -61,6 +62,52 @@ std::string Summary(const std::string& file, const std::vector<Diagnostic>& diag
   }
   if (errors > 3) s += "\n  (" + std::to_string(errors - 3) + " more)";
   return s;
+}
+
+// ---- hints: CUDA written where the dialect has its own form ----
+
+namespace {
+
+std::string Trim(std::string s) {
+  s.erase(0, s.find_first_not_of(" \t"));
+  s.erase(s.find_last_not_of(" \t") + 1);
+  return s;
+}
+
+// The dialect's form of a CUDA line the compiler refused, or "" where the line is not one of them.
+std::string DialectForm(const std::string& line, const std::string& message) {
+  std::smatch m;
+  // CUDA's `extern __shared__ int s[];` / `__shared__ float t[32][33];`.
+  static const std::regex shared_array(
+      R"(^\s*((?:extern|static)\s+)?__shared__\s+(?!Shared\s*<)([A-Za-z_][\w:\s]*?)\s+(\w+)\s*((?:\[[^\]]*\]\s*)+);)");
+  if (std::regex_search(line, m, shared_array)) {
+    std::string dims = m[4].str();
+    dims.erase(std::remove_if(dims.begin(), dims.end(), [](char c) { return c == ' ' || c == '\t'; }), dims.end());
+    return "a shared array is written " + m[1].str() + "__shared__ Shared<" + Trim(m[2].str()) + dims + "> " +
+           m[3].str() + ";";
+  }
+  // CUDA's `volatile float* vs = sdata;`: a pointer into a shared array.
+  static const std::regex shared_pointer(R"(((?:volatile\s+|const\s+)*)([A-Za-z_]\w*)\s*\*\s*(\w+)\s*=\s*([^;]+);)");
+  if (message.find("Shared<") != std::string::npos && std::regex_search(line, m, shared_pointer))
+    return "a pointer into a shared array is written Shared<" + m[1].str() + m[2].str() + "*> " + m[3].str() +
+           " = " + Trim(m[4].str()) + ";";
+  return "";
+}
+
+}  // namespace
+
+void AddDialectHints(std::vector<Diagnostic>& diagnostics, const std::string& source) {
+  std::vector<std::string> lines;
+  std::istringstream in(source);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  int hinted = 0;  // one hint a line
+  for (auto& d : diagnostics) {
+    if (d.severity != "error" || d.line <= 0 || d.line > int(lines.size()) || d.line == hinted) continue;
+    const std::string form = DialectForm(lines[size_t(d.line - 1)], d.message);
+    if (form.empty()) continue;
+    d.message += " (in warpscope's dialect " + form + ")";
+    hinted = d.line;
+  }
 }
 
 }  // namespace ws::toolchain

@@ -36,6 +36,13 @@ class KernelFileError : public kernels::BadRequest {
 // (WS_KERNEL's fields). `file` is the user's file as the compiler names it.
 std::vector<Diagnostic> ParseDiagnostics(const std::string& log, const std::string& file);
 
+// Where an error is at a line written as CUDA writes it but the dialect does not, the dialect's
+// form is added to its message in the user's own names: `extern __shared__ int s[];` gets "(in
+// warpscope's dialect a shared array is written extern __shared__ Shared<int[]> s;)", and
+// `volatile float* vs = sdata;` "... a pointer into a shared array is written Shared<volatile
+// float*> vs = sdata;". `source` is the user's file as compiled (line 1 its first line).
+void AddDialectHints(std::vector<Diagnostic>& diagnostics, const std::string& source);
+
 // `what`, then the first three errors as "name.cu:line:col: error: message" and how many more.
 std::string Summary(const std::string& file, const std::vector<Diagnostic>& diagnostics, const std::string& what);
 

@@ -5,8 +5,14 @@
 
 namespace ws::toolchain {
 
-// Writes the template for a new kernel file, its kernel named after the file; refuses
-// (BadRequest) when the file exists.
-void WriteKernelTemplate(const std::string& file);
+// The kernel's name for a new file: the file's stem with other characters as '_' ("my-scan.cu":
+// my_scan), "k_" in front of a digit, and "_kernel" after a name the template or the dialect
+// already uses or C++ reserves ("x.cu": x_kernel; "class.cu": class_kernel; "main.cu": main_kernel).
+// `taken`, where given, is set to the name that was taken ("" when none was).
+std::string KernelNameFor(const std::string& file, std::string* taken = nullptr);
+
+// Writes the template for a new kernel file, its kernel named KernelNameFor(file), and returns
+// that name; refuses (BadRequest) when the file exists.
+std::string WriteKernelTemplate(const std::string& file);
 
 }  // namespace ws::toolchain

@@ -15,7 +15,9 @@
 // The body is C++ run on the host with `k` (a KernelSetup) in scope. Fields (in this order, each optional but .title): see KernelInfo below.
 #pragma once
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -53,8 +55,10 @@ class KernelSetup {
   const int n;        // the size asked for (the teaching size unless the user picks another)
   const Block block;  // the block shape asked for (block.Set() false: use your own)
 
-  // An input array of count random values: floats in [lo, hi) (default [0.25, 4)), ints in
-  // [lo, hi] without zero (default [-1000, 1000]). rows x cols makes it a matrix the views draw
+  // An input array of count random values: floats in [lo, hi) (default [0.25, 4)); integers in
+  // [lo, hi], zero included (unsigned char in [0, 10]: every value from 0 to 10), or by default
+  // signed ones in [-1000, 1000] without zero and unsigned ones over [0, 1000] clipped to the
+  // type (unsigned char: every byte, 0 to 255). rows x cols makes it a matrix the views draw
   // as such (default: a 1-D array, which they draw one 128-byte line to a row).
   template <class T>
   dialect::Global<T> Input(const std::string& name, int64_t count, double lo = 0, double hi = 0,
@@ -68,7 +72,10 @@ class KernelSetup {
     } else {
       static_assert(std::is_integral_v<V>, "Input<T>: T is a float, double or integer type; fill other "
                                            "types with InputFrom");
-      const auto r = RandomInts(host.size(), seed, lo < hi ? int(lo) : -1000, lo < hi ? int(hi) : 1000);
+      const auto r = lo < hi ? RandomIntsIn(host.size(), seed, int(lo), int(hi))
+                     : std::is_signed_v<V> ? RandomInts(host.size(), seed, -1000, 1000)
+                                           : RandomIntsIn(host.size(), seed, 0, int(std::min<uint64_t>(
+                                                                                    std::numeric_limits<V>::max(), 1000)));
       for (size_t i = 0; i < host.size(); ++i) host[i] = V(r[i]);
     }
     return InputFrom<T>(name, host, rows, cols);
@@ -118,14 +125,33 @@ class KernelSetup {
     launched_ = true;
   }
 
-  // Compares an output with what the CPU says it must hold (exact unless tolerances are given).
+  // Compares an output with what the CPU says it must hold (exact unless tolerances are given):
+  // numbers, CUDA vector types (float2, float4, int4, ...) component by component, and structs
+  // with their operator== (C++20: `bool operator==(const Pair&) const = default;`).
   template <class T>
   void Expect(dialect::Global<T> out, const std::vector<std::remove_const_t<T>>& want, double rel_tol = 0,
               double abs_tol = 0) {
-    Check c = Compare(b_.Download(out), want, rel_tol, abs_tol);
-    if (checked_ && check_.passed && !c.passed) check_ = c;
-    if (!checked_) check_ = c;
-    checked_ = true;
+    using V = std::remove_const_t<T>;
+    if constexpr (std::is_arithmetic_v<V>) {
+      Keep(Compare(b_.Download(out), want, rel_tol, abs_tol));
+    } else if constexpr (VectorComponents<V>() > 0) {
+      Keep(CompareComponents(b_.Download(out), want, rel_tol, abs_tol));
+    } else {
+      static_assert(std::equality_comparable<V>,
+                    "k.Expect on a struct compares with its operator== (C++20: bool operator==(const S&) const "
+                    "= default;), or give the comparison: k.Expect(out, want, [](const S& got, const S& want) "
+                    "{ ... })");
+      if (rel_tol != 0 || abs_tol != 0)
+        throw BadRequest("k.Expect: tolerances compare numbers and vector types; for a struct give the "
+                         "comparison: k.Expect(out, want, [](const S& got, const S& want) { ... })");
+      Keep(CompareWith(b_.Download(out), want, [](const V& g, const V& w) { return g == w; }));
+    }
+  }
+  // Compares an output element by element with `same(got, want)`, true where an element is right.
+  template <class T, class Same>
+    requires std::is_invocable_r_v<bool, Same, const std::remove_const_t<T>&, const std::remove_const_t<T>&>
+  void Expect(dialect::Global<T> out, const std::vector<std::remove_const_t<T>>& want, Same same) {
+    Keep(CompareWith(b_.Download(out), want, same));
   }
 
   Check Result() const {
@@ -140,6 +166,12 @@ class KernelSetup {
   uint64_t seed_ = 1;
 
  private:
+  // The run's check: the first comparison that failed, else the last one.
+  void Keep(const Check& c) {
+    if (checked_ && check_.passed && !c.passed) check_ = c;
+    if (!checked_) check_ = c;
+    checked_ = true;
+  }
   static void Shape(const std::string& name, int64_t count, int64_t& rows, int64_t& cols) {
     if (name.empty()) throw BadRequest("an array needs a name");
     if (count <= 0) throw BadRequest("array '" + name + "' has " + std::to_string(count) + " elements");

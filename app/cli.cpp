@@ -14,8 +14,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "app/cli_commands.h"
+#include "app/compiled_lines.h"
 #include "app/report.h"
 #include "app/sass_command.h"
 #include "app/version.h"
@@ -23,6 +25,7 @@
 #include "kernels/catalog.h"
 #include "kernels/user_file.h"
 #include "sim/device_profile.h"
+#include "toolchain/compiled.h"
 #include "toolchain/new_file.h"
 
 namespace ws::app {
@@ -174,6 +177,18 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   bool no_caches = false;
   stats->add_flag("--no-caches", no_caches,
                   "skip the cache model (L1/L2/DRAM counters stay 0; the other counters are the same)");
+  // What nvcc made of each line, beside the simulated counts (app/compiled_lines.h).
+  bool as_compiled = false, no_compiled = false;
+  std::string compiled_arch;
+  stats->add_flag("--as-compiled", as_compiled,
+                  "count the lines nvcc compiled differently (merged, kept in a register, predicated, hoisted) as "
+                  "the compiled code executes them");
+  auto add_compiled = [&](CLI::App* c) {
+    c->add_flag("--no-compiled", no_compiled, "do not build the kernel with nvcc to compare each line with its SASS");
+    c->add_option("--arch", compiled_arch, "architecture nvcc builds for, e.g. sm_90 (default: the GPU present, "
+                                           "else sm_90, the recorded devices')");
+  };
+  add_compiled(stats);
 
   auto* trace = app.add_subcommand("trace", "one warp's memory instructions in order");
   trace->add_option("variant", id, "FAMILY/VARIANT or FILE.cu[:kernel]")->required();
@@ -184,6 +199,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
   auto* trace_steps = trace->add_option("--steps", steps_text, "how many instructions to print (default 64)");
   add_budgets(trace);
   add_device(trace);
+  add_compiled(trace);
   auto* fmt = trace->add_option_group("format");
   fmt->add_flag("--json", json, "JSON");
   fmt->add_flag("--csv", csv, "CSV, one row per instruction");
@@ -324,6 +340,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
         std::signal(SIGINT, SIG_DFL);
         return rc;
       }
+      if (!compiled_arch.empty()) toolchain::TargetArch(compiled_arch);  // a bad --arch is an error, said at once
       auto v = kernels::FindVariant(id);
       ConfigureCaches(opt, v.Id(), device_text);
       opt.caches = !no_caches;
@@ -333,7 +350,9 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       if (!shape.empty()) r.block = ParseBlock(shape);
       size_t steps = 64;
       if (*stats) {
-        opt.selection.kind = sim::Selection::Kind::None;
+        // Block 0's warps are traced for the shape of each line's executions (the compiled comparison).
+        opt.selection = {no_compiled ? sim::Selection::Kind::None : sim::Selection::Kind::Block, 0, 0};
+        if (as_compiled && no_compiled) throw kernels::BadRequest("--as-compiled needs the compiled code: drop --no-compiled");
       } else {
         const auto block = uint32_t(ParseInteger("--block", block_text, 0, UINT32_MAX));
         const auto warp = uint32_t(ParseInteger("--warp", warp_text, 0, UINT32_MAX));
@@ -359,14 +378,17 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
                   << g_control.blocks_done.load() << " of " << g_control.blocks_total.load() << " blocks\n";
         return kFailed;
       }
+      std::optional<CompilerView> compiled;
+      if (!no_compiled && !csv) compiled = CompareWithNvcc(v, o.trace, compiled_arch);
+      const CompilerView* cv = compiled ? &*compiled : nullptr;
       if (*trace) {
-        if (json) std::cout << TraceJson(o, steps).dump(1) << "\n";
+        if (json) std::cout << TraceJson(o, steps, cv).dump(1) << "\n";
         else if (csv) PrintTraceCsv(std::cout, o, steps);
-        else PrintTrace(std::cout, o, steps);
+        else PrintTrace(std::cout, o, steps, cv);
       } else if (json) {
-        std::cout << StatsJson(v, r, o).dump(1) << "\n";
+        std::cout << StatsJson(v, r, o, cv, as_compiled).dump(1) << "\n";
       } else {
-        PrintStats(std::cout, v, r, o);
+        PrintStats(std::cout, v, r, o, cv, as_compiled);
       }
       return cli::Fail(o);
     }

@@ -6,6 +6,7 @@
 
 #include "app/cli.h"
 #include "app/cli_commands.h"
+#include "app/compiled_lines.h"
 #include "app/seed_table.h"
 #include "kernels/catalog.h"
 #include "kernels/gpu_runner.h"
@@ -38,6 +39,7 @@ int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, 
   kernels::ValidateSize(*family, n);
   std::vector<std::string> names, ids;
   std::vector<sim::Counters> sims;
+  std::vector<std::string> compiled_notes;  // what nvcc made of each variant's lines (app/compiled_lines.h)
   bool failed = false;
   for (const auto& v : family->info.variants) {
     names.push_back(v.name);
@@ -45,9 +47,10 @@ int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, 
     kernels::RunRequest r;
     r.n = n;
     sim::LaunchOptions opt = base;
-    opt.selection.kind = sim::Selection::Kind::None;
+    opt.selection = {sim::Selection::Kind::Block, 0, 0};  // block 0's warps: the shape of each line
     ConfigureCaches(opt, ids.back(), device);
-    auto o = kernels::Simulate(kernels::FindVariant(ids.back()), r, opt);
+    const auto ref = kernels::FindVariant(ids.back());
+    auto o = kernels::Simulate(ref, r, opt);
     if (base.control && base.control->cancel) {
       std::cerr << "warpscope: interrupted while simulating " << ids.back() << "\n";
       return kFailed;
@@ -58,6 +61,10 @@ int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, 
       failed = true;
     }
     sims.push_back(o.trace.total);
+    const CompilerView cv = CompareWithNvcc(ref, o.trace);
+    if (!cv.available && compiled_notes.empty()) compiled_notes.push_back("compiled: " + cv.status);
+    for (const auto& note : cv.comparison.notes)
+      compiled_notes.push_back(v.name + " line " + std::to_string(note.line) + " as compiled: " + note.text);
   }
   std::vector<std::string> problems;
   auto recorded = FindRecordedNcu(family->info.name, &problems);
@@ -80,8 +87,9 @@ int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, 
       }
     }
   }
-  const auto table = BuildSeedTable(family->info.name, n, names, sims, recorded ? &*recorded : nullptr, live,
+  auto table = BuildSeedTable(family->info.name, n, names, sims, recorded ? &*recorded : nullptr, live,
                                     live_device);
+  table.notes.insert(table.notes.end(), compiled_notes.begin(), compiled_notes.end());
   if (json) std::cout << SeedTableJson(table).dump(1) << "\n";
   else if (csv) PrintSeedTableCsv(std::cout, table);
   else PrintSeedTable(std::cout, table);

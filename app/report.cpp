@@ -2,6 +2,7 @@
 #include "app/report.h"
 
 #include <cstdio>
+#include <set>
 
 #include "sim/caption.h"
 #include "sim/finding_text.h"
@@ -36,10 +37,39 @@ nlohmann::json FindingsJson(const sim::Trace& t) {
   return arr;
 }
 
+// The notes of a comparison, one object each.
+nlohmann::json NotesJson(const sim::CompiledComparison& c) {
+  auto arr = nlohmann::json::array();
+  for (const auto& n : c.notes) {
+    nlohmann::json j = {{"line", n.line},   {"kind", sim::ToString(n.kind)}, {"space", sim::ToString(n.space)},
+                        {"op", sim::ToString(n.op)}, {"text", n.text},   {"factor", n.factor}};
+    if (n.result_may_differ) j["result_may_differ"] = true;
+    if (!n.from_lines.empty()) j["from_lines"] = n.from_lines;
+    arr.push_back(j);
+  }
+  return arr;
+}
+
+// The first note that says the GPU's result can differ, or null.
+const sim::CompilerNote* DifferingNote(const CompilerView* c) {
+  if (!c || !c->available) return nullptr;
+  for (const auto& n : c->comparison.notes)
+    if (n.result_may_differ) return &n;
+  return nullptr;
+}
+
 }  // namespace
 
+std::string CheckText(const kernels::SimOutcome& o, const CompilerView* compiled) {
+  if (!o.check.passed) return "FAILED";
+  if (const auto* n = DifferingNote(compiled))
+    return "passed in the simulator; on the GPU the result can differ (line " + std::to_string(n->line) +
+           ": a shared store kept in a register, see the compiled notes)";
+  return "passed";
+}
+
 nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest& r,
-                         const kernels::SimOutcome& o) {
+                         const kernels::SimOutcome& o, const CompilerView* compiled, bool as_compiled) {
   const auto& t = o.trace;
   nlohmann::json j;
   j["variant"] = v.Id();
@@ -49,12 +79,38 @@ nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest
                  {"block", {t.shape.block.x, t.shape.block.y, t.shape.block.z}}};
   j["check"] = {{"passed", o.check.passed}, {"detail", o.check.detail},
                 {"max_abs_error", o.check.max_abs_error}};
+  if (DifferingNote(compiled)) {
+    j["check"]["gpu_result_may_differ"] = true;
+    j["check"]["text"] = CheckText(o, compiled);
+  }
+  if (compiled) {
+    nlohmann::json c = {{"available", compiled->available}, {"status", compiled->status}};
+    if (compiled->available) {
+      c["arch"] = compiled->arch;
+      c["kernel"] = compiled->kernel.name;
+      c["usage"] = {{"registers", compiled->kernel.usage.registers},
+                    {"stack_bytes", compiled->kernel.usage.stack_bytes},
+                    {"spill_store_bytes", compiled->kernel.usage.spill_store_bytes},
+                    {"spill_load_bytes", compiled->kernel.usage.spill_load_bytes},
+                    {"shared_bytes", compiled->kernel.usage.shared_bytes}};
+      c["notes"] = NotesJson(compiled->comparison);
+      auto emitted = nlohmann::json::object();
+      for (const auto& [line, text] : compiled->comparison.emitted) emitted[std::to_string(line)] = text;
+      c["emitted"] = emitted;
+    }
+    j["compiled"] = c;
+  }
+  const bool counted_as_compiled = as_compiled && compiled && compiled->available;
+  j["counted"] = counted_as_compiled ? "as compiled" : "as simulated";
+  sim::Counters total = t.total;
+  std::map<uint32_t, sim::Counters> per_line = t.per_line;
+  if (counted_as_compiled) per_line = sim::AsCompiled(t, compiled->comparison, &total);
   nlohmann::json m;
   const bool caches = !t.caches.device.empty();
-  for (const auto& x : sim::Metrics(t.total, caches)) m[x.name] = x.value;
+  for (const auto& x : sim::Metrics(total, caches)) m[x.name] = x.value;
   j["metrics"] = m;
   auto lines = nlohmann::json::object();
-  for (const auto& [line, c] : t.per_line) {
+  for (const auto& [line, c] : per_line) {
     nlohmann::json lm;
     for (const auto& x : sim::Metrics(c, caches))
       if (x.value != 0) lm[x.name] = x.value;
@@ -79,13 +135,30 @@ nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest
 }
 
 void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::RunRequest& r,
-                const kernels::SimOutcome& o) {
+                const kernels::SimOutcome& o, const CompilerView* compiled, bool as_compiled) {
   const auto& t = o.trace;
   out << v.Id() << " at n=" << r.n << ": grid " << t.shape.grid.x << "x" << t.shape.grid.y << "x"
       << t.shape.grid.z << ", block " << t.shape.block.x << "x" << t.shape.block.y << "x"
       << t.shape.block.z << "\n";
-  out << "  check: " << (o.check.passed ? "passed" : "FAILED") << " (" << o.check.detail << ")\n";
+  out << "  check: " << CheckText(o, compiled) << " (" << o.check.detail << ")\n";
   if (!v.variant->on_hardware.empty()) out << "  on the GPU: " << v.variant->on_hardware << "\n";
+  if (compiled) {
+    out << "  compiled: " << compiled->status << "\n";
+    if (compiled->available) {
+      out << "    " << UsageText(compiled->kernel.usage) << "\n";
+      for (const auto& msg : compiled->messages) out << "    ptxas " << msg.severity << ": " << msg.text << "\n";
+      for (const auto& n : compiled->comparison.notes)
+        out << "    line " << n.line << " [" << sim::ToString(n.kind) << "]: " << n.text << "\n";
+      if (compiled->comparison.notes.empty()) out << "    every line's memory instructions are as the source makes them\n";
+    }
+  }
+  const bool counted_as_compiled = as_compiled && compiled && compiled->available;
+  sim::Counters total = t.total;
+  std::map<uint32_t, sim::Counters> per_line = t.per_line;
+  if (counted_as_compiled) {
+    per_line = sim::AsCompiled(t, compiled->comparison, &total);
+    out << "  counted as compiled: the noted lines' counters are the compiled code's (docs/FIDELITY.md)\n";
+  }
   if (!t.caches.device.empty())
     out << "  caches: " << t.caches.device << ", " << t.caches.blocks_per_sm << " block(s) per SM (limited by "
         << t.caches.limited_by << "; " << t.caches.registers_per_thread << " registers per thread), "
@@ -93,13 +166,13 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
         << t.caches.l2_bytes / (1024 * 1024) << " MiB\n";
   else
     out << "  caches: not simulated (--no-caches); the L1, L2 and DRAM counters are left out\n";
-  for (const auto& m : sim::Metrics(t.total, !t.caches.device.empty())) {
+  for (const auto& m : sim::Metrics(total, !t.caches.device.empty())) {
     char b[200];
     std::snprintf(b, sizeof b, "  %-62s %14.6g\n", m.name.c_str(), m.value);
     out << b;
   }
   out << "  per source line:\n";
-  for (const auto& [line, c] : t.per_line) {
+  for (const auto& [line, c] : per_line) {
     char b[200];
     std::snprintf(b, sizeof b,
                   "    line %4u: %8llu global req, %10llu sectors (ideal %llu), %8llu shared inst, "
@@ -119,7 +192,7 @@ void PrintFindings(std::ostream& out, const sim::Trace& t) {
   for (const auto& f : t.findings) out << "  " << sim::FindingText(t, f) << "\n";
 }
 
-nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps) {
+nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps, const CompilerView* compiled) {
   const auto& t = o.trace;
   auto arr = nlohmann::json::array();
   for (size_t i = 0; i < t.instructions.size() && i < steps; ++i) {
@@ -152,9 +225,20 @@ nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps) {
       j["conflict_degree"] = ins.conflict_degree;
     }
     j["caption"] = sim::Caption(ins);
+    if (compiled && compiled->available) {
+      const uint32_t line = t.sites[ins.site].line;
+      if (auto e = compiled->comparison.emitted.find(line); e != compiled->comparison.emitted.end())
+        j["emitted"] = e->second;
+      if (const std::string note = compiled->comparison.LineText(line); !note.empty()) j["compiled"] = note;
+    }
     arr.push_back(j);
   }
-  return {{"instructions", arr}, {"truncated", t.truncated}, {"findings", FindingsJson(t)}};
+  nlohmann::json j = {{"instructions", arr}, {"truncated", t.truncated}, {"findings", FindingsJson(t)}};
+  if (compiled) {
+    j["compiled"] = {{"available", compiled->available}, {"status", compiled->status}};
+    if (compiled->available) j["compiled"]["notes"] = NotesJson(compiled->comparison);
+  }
+  return j;
 }
 
 void PrintTraceCsv(std::ostream& out, const kernels::SimOutcome& o, size_t steps) {
@@ -176,8 +260,10 @@ void PrintTraceCsv(std::ostream& out, const kernels::SimOutcome& o, size_t steps
   }
 }
 
-void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps) {
+void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps, const CompilerView* compiled) {
   const auto& t = o.trace;
+  if (compiled) out << "compiled: " << compiled->status << "\n";
+  std::set<uint32_t> noted;  // lines whose notes were printed
   for (size_t i = 0; i < t.instructions.size() && i < steps; ++i) {
     const auto& ins = t.instructions[i];
     const auto& a = t.arrays[ins.array];
@@ -191,6 +277,11 @@ void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps) {
       else out << " -";
     }
     out << "\n";
+    const uint32_t line = t.sites[ins.site].line;
+    if (compiled && compiled->available && noted.insert(line).second) {
+      if (const std::string note = compiled->comparison.LineText(line); !note.empty())
+        out << "      compiled: " << note << "\n";
+    }
   }
   if (t.instructions.size() > steps)
     out << "(" << t.instructions.size() - steps << " more instructions; --steps shows more)\n";

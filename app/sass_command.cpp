@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "app/compiled_lines.h"
 #include "kernels/catalog.h"
 #include "kernels/user_file.h"
 #include "toolchain/cache.h"
@@ -34,19 +35,6 @@ uint32_t LineIn(const CompiledInstruction& ins, const std::string& file) {
   for (const auto& w : ins.where)
     if (IsFile(w.file, file)) return w.line;
   return 0;
-}
-
-std::string Bytes(int64_t b) { return b < 0 ? "?" : std::to_string(b) + " B"; }
-
-std::string UsageText(const sim::ResourceUsage& u) {
-  if (!u.Known()) return "ptxas gave no resource usage";
-  std::ostringstream o;
-  o << u.registers << " registers per thread, stack " << Bytes(u.stack_bytes);
-  if (u.spill_store_bytes >= 0) o << ", spill stores " << Bytes(u.spill_store_bytes);
-  if (u.spill_load_bytes >= 0) o << ", spill loads " << Bytes(u.spill_load_bytes);
-  o << ", static shared " << Bytes(u.shared_bytes < 0 ? 0 : u.shared_bytes);
-  if (u.barriers >= 0) o << ", " << u.barriers << " barriers";
-  return o.str();
 }
 
 // "4 B load global" for a memory instruction, "" for another.

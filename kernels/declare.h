@@ -43,7 +43,9 @@ struct VariantDecl {
   const char* watch = "";             // what this variant changes and what to watch
   Work (*work)(double n) = nullptr;   // nullptr: the family's
   std::vector<sim::FindingKind> warns;  // warnings the lesson shows on purpose (tests expect exactly these)
-  const char* on_hardware = "";       // where nvcc's code differs from the source (docs/FIDELITY.md)
+  // Where nvcc's code differs from the source in a way the generated notes (sim/compiled_notes.h)
+  // cannot say from the SASS; empty for every variant now (docs/FIDELITY.md).
+  const char* on_hardware = "";
 };
 
 // The declarations one back end registered, before they are sorted into lesson order.

@@ -17,10 +17,6 @@ __global__ void divergent(Global<int> array, int nNumbers) {
 
 WS_VARIANT(divergent, .order = 1, .title = "Branch on the value's parity",
            .watch = "Even lanes run one branch, odd lanes the other: each branch store has 16 of 32 "
-                    "lanes active.",
-           .on_hardware = "nvcc predicates this branch away: each iteration is one 32-lane load and one "
-                          "32-lane store (a select picks *2 or /2), not two half-warp branches. The "
-                          "simulator shows the branch as written; divergence costs less on the GPU than "
-                          "the picture suggests.") {
+                    "lanes active.") {
   return RunDivergence(b, r, divergent);
 }

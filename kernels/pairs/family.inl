@@ -16,11 +16,6 @@ WS_FAMILY(.order = 2, .title = "All pairs: shared-memory tiling, broadcast, warp
           .work = [](double n) { return Work{2.0 * n * sizeof(float), 2.0 * n * n, "subtractions and additions (|a - b| summed)"}; },
           .arithmetic_bound = true);
 
-// Where nvcc's code differs from every variant's source.
-inline constexpr const char* kALoadedOnce =
-    "nvcc loads a[x] once, before the loop (it is the same every iteration); the simulator counts the "
-    "32 reads as the source writes them, so ncu shows fewer requests.";
-
 // Runs kernel(N_ITERATIONS, n, a, b, ans) on an (n/32) x (n/32) grid of one-warp blocks and
 // checks the sum against the CPU's, within the rounding the atomics' order allows.
 template <class K>

@@ -15,7 +15,6 @@ __global__ void work_v1(size_t N_ITERATIONS, size_t n, Global<const float> a,
 
 WS_VARIANT(v1, .order = 1, .title = "V1: a from global, b from global, one atomic per thread",
            .watch = "Reads of a are coalesced; all lanes read the same b[y + i]; 32 atomics per warp "
-                    "to one address.",
-           .on_hardware = kALoadedOnce) {
+                    "to one address.") {
   return RunPairs(b, r, work_v1);
 }

@@ -22,6 +22,6 @@ __global__ void work_v2(size_t N_ITERATIONS, size_t n, Global<const float> a,
 WS_VARIANT(v2, .order = 2, .title = "V2: b tiled in shared memory (no barrier, as in the seed)",
            .watch = "All lanes read the same word of the tile: a broadcast, not a bank conflict. The "
                     "missing barrier is reported as a warp-synchronous race.",
-           .warns = {sim::FindingKind::WarpSyncRace}, .on_hardware = kALoadedOnce) {
+           .warns = {sim::FindingKind::WarpSyncRace}) {
   return RunPairs(b, r, work_v2);
 }

@@ -22,6 +22,6 @@ __global__ void work_v2_diagonal(size_t N_ITERATIONS, size_t n, Global<const flo
 
 WS_VARIANT(v2_diagonal, .order = 3, .title = "V2, diagonal read order",
            .watch = "Lanes read 32 different words in 32 banks: conflict-free, exactly like v2.",
-           .warns = {sim::FindingKind::WarpSyncRace}, .on_hardware = kALoadedOnce) {
+           .warns = {sim::FindingKind::WarpSyncRace}) {
   return RunPairs(b, r, work_v2_diagonal);
 }

@@ -28,6 +28,6 @@ __global__ void work_v3(size_t N_ITERATIONS, size_t n, Global<const float> a,
 
 WS_VARIANT(v3, .order = 4, .title = "V3: warp-shuffle reduction, one atomic per warp",
            .watch = "Five __shfl_down_sync steps add the warp's sums; lane 0 alone adds to ans.",
-           .warns = {sim::FindingKind::WarpSyncRace}, .on_hardware = kALoadedOnce) {
+           .warns = {sim::FindingKind::WarpSyncRace}) {
   return RunPairs(b, r, work_v3);
 }

@@ -101,6 +101,7 @@ void Gui::TogglePresent() {
 
 void Gui::NextFollow() {
   follow_ = visual::Follow((int(follow_) + 1) % 3);
+  follow_why_ = visual::FollowWhy::Chosen;
   FollowFocused();
 }
 
@@ -115,6 +116,8 @@ void Gui::ShowVariant(int index, const kernels::VariantRef& v, bool teaching_siz
   p.shape.clear();  // a lesson slide's block shape was for its own variant
   p.step = 0;
   if (teaching_size) n_ = 0;
+  follow_why_ = visual::FollowWhy::RolesDiffer;  // a new pair: the rule decides how B follows
+  follow_key_ = {};
   Request(p);
 }
 
@@ -158,6 +161,18 @@ void Gui::StepAll(int delta) { Apply(visual::StepBy(Cursors(), delta)); }
 void Gui::SetStepAll(int step) { Apply(visual::StepTo(Cursors(), step)); }
 void Gui::IterationAll(int dir) { Apply(visual::IterationBy(Cursors(), dir)); }
 void Gui::FollowFocused() { Apply(visual::FollowFocus(Cursors())); }
+
+void Gui::DecideFollow() {
+  if (follow_why_ == visual::FollowWhy::Chosen || !Compare() || !Loaded()) return;
+  const FollowKey key{pane_[0].outcome.get(), pane_[1].outcome.get(), pb_.block, pb_.warp, focus_};
+  if (key == follow_key_) return;
+  follow_key_ = key;
+  const visual::FollowChoice c = visual::DefaultFollow(Cursors());
+  follow_why_ = c.why;
+  if (c.mode == follow_) return;
+  follow_ = c.mode;
+  FollowFocused();  // by role: the other pane to the instruction of the focused step's role
+}
 
 // A new block or warp: a pane whose trace records another block simulates again.
 void Gui::Reselect() {

@@ -95,6 +95,8 @@ class Gui : private KeyTarget {
   const Pane& pane(int index) const { return pane_[index]; }
   const std::vector<visual::Placed>& placed() const { return placed_; }
   bool compare() const { return compare_on_; }
+  visual::Follow follow() const { return follow_; }
+  visual::FollowWhy follow_why() const { return follow_why_; }
   int focus() const { return focus_; }
   void Say(const std::string& message) { message_ = message; }  // the line under the toolbar
   SlideExport& slide_export() { return export_; }
@@ -132,6 +134,7 @@ class Gui : private KeyTarget {
   void Apply(const visual::StepMoves& moves);
   visual::Panes Cursors() const;
   void FollowFocused();
+  void DecideFollow();  // by the rule, once both panes are simulated (each frame; cheap when nothing changed)
   void Reselect();
   void GoToFault(Pane& p, const sim::Finding& f);
   Pane& Focused() { return pane_[focus_]; }
@@ -189,7 +192,18 @@ class Gui : private KeyTarget {
   static constexpr int kReferenceHeight = 720;  // window lines drawn at scale 1
   static constexpr float kPresentZoom = 1.4f;
   bool present_ = false;     // presenter mode: the panes alone, large
+  // How the other pane follows: chosen by the rule (visual::DefaultFollow) for each shown pair
+  // unless the lecturer pressed L or the slide named a mode; decided again when the pair, the
+  // block, the warp or the focus change (the key of the last decision).
   visual::Follow follow_ = visual::Follow::Lockstep;
+  visual::FollowWhy follow_why_ = visual::FollowWhy::RolesDiffer;  // Chosen: by L or a slide
+  struct FollowKey {
+    const void* a = nullptr;
+    const void* b = nullptr;
+    uint32_t block = 0, warp = 0;
+    int focus = -1;
+    bool operator==(const FollowKey&) const = default;
+  } follow_key_;
   visual::LegendView legend_;
   bool fonts_dirty_ = true;
   ImFont* mono_ = nullptr;

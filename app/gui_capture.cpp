@@ -254,8 +254,8 @@ std::vector<WindowExtent> FindWindowExtents() {
 // ---- the JSON ----
 
 bool SaveLayout(const std::string& path, const std::vector<visual::Placed>& placed, const std::vector<TextRun>& text,
-                const std::vector<WindowExtent>& windows, const std::vector<CurrentAccess>& current, int width, int height,
-                float scale, std::string* why) {
+                const std::vector<WindowExtent>& windows, const std::vector<CurrentAccess>& current, const StepState& steps,
+                int width, int height, float scale, std::string* why) {
   auto rect = [](const visual::Rect& r) { return nlohmann::json::array({r.x, r.y, r.w, r.h}); };
   nlohmann::json j;
   j["width"] = width;
@@ -290,6 +290,11 @@ bool SaveLayout(const std::string& path, const std::vector<visual::Placed>& plac
                     {"scrollbar_x", w.scrollbar_x}, {"scrollbar_y", w.scrollbar_y}, {"overflow", w.overflow}});
   auto& cur = j["current"] = nlohmann::json::array();
   for (const auto& c : current) cur.push_back({{"pane", c.pane}, {"array", c.array}});
+  auto& panes = j["panes"] = nlohmann::json::array();
+  for (const auto& p : steps.panes)
+    panes.push_back({{"pane", p.pane}, {"step", p.step}, {"steps", p.steps}, {"label", p.label}, {"role", p.role}});
+  j["focus"] = steps.focus;
+  j["follow"] = {{"mode", steps.follow}, {"why", steps.why}, {"words", steps.words}};
   std::ofstream out(path);
   out << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (!out) {

@@ -58,8 +58,24 @@ struct CurrentAccess {
   std::string pane, array;
 };
 
+// Where each shown pane stands and how B follows A, for the tests of the stepping rules.
+struct PaneStep {
+  std::string pane;   // "A" or "B"
+  int step = 0;       // from 0, as --step
+  int steps = 0;      // of the shown warp
+  std::string label;  // as the views say it (visual::StepLabel)
+  std::string role;   // the step's role (visual::RoleName); empty without a step
+};
+struct StepState {
+  std::vector<PaneStep> panes;
+  std::string focus;    // the pane the other follows
+  std::string follow;   // "lockstep", "role" or "alone"; empty with one pane shown
+  std::string why;      // "chosen" (by L or a slide), or the rule's: "roles match", "same steps", "roles differ"
+  std::string words;    // as the status line says it: "B follows A by role"
+};
+
 bool SaveLayout(const std::string& path, const std::vector<visual::Placed>& placed, const std::vector<TextRun>& text,
-                const std::vector<WindowExtent>& windows, const std::vector<CurrentAccess>& current, int width, int height,
-                float scale, std::string* why);
+                const std::vector<WindowExtent>& windows, const std::vector<CurrentAccess>& current, const StepState& steps,
+                int width, int height, float scale, std::string* why);
 
 }  // namespace ws::app

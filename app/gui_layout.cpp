@@ -20,12 +20,9 @@ const sim::Finding* FirstFinding(const Pane& p, bool errors) {
 // Presenter mode's one line at the bottom: where we are and how B follows.
 std::string Gui::StatusText() {
   const Pane& f = Focused();
-  std::string s = "step " + std::to_string(f.steps.empty() ? 0 : f.step + 1) + " of " + std::to_string(f.steps.size()) +
-                   " \xc2\xb7 block " + std::to_string(pb_.block) + ", warp " + std::to_string(pb_.warp) +
-                   (pb_.whole_block ? " (whole block)" : "");
-  if (Compare())
-    s += std::string(" \xc2\xb7 ") + (focus_ ? "A" : "B") + " follows " + (focus_ ? "B" : "A") + " " +
-         visual::ToString(follow_) + " (L)";
+  std::string s = visual::StepLabel(f.step, int(f.steps.size())) + " \xc2\xb7 block " + std::to_string(pb_.block) + ", warp " +
+                  std::to_string(pb_.warp) + (pb_.whole_block ? " (whole block)" : "");
+  if (Compare()) s += " \xc2\xb7 " + visual::FollowSentence(focus_ ? "A" : "B", focus_ ? "B" : "A", follow_, follow_why_);
   return s + " \xc2\xb7 P leaves presenter mode";
 }
 
@@ -92,6 +89,7 @@ void Gui::DrawFrame() {
       pb_.steps = int(f.steps.size());
       pb_.compare = Compare();
       pb_.follow = follow_;
+      pb_.follow_why = follow_why_;
       pb_.leader = focus_ ? "B" : "A";
       const auto in = timeline_.Draw(f.outcome ? &f.outcome->trace : nullptr, pb_, scale_);
       if (in.step_changed) SetStepAll(pb_.step);

@@ -24,7 +24,10 @@ void Gui::GoToSlide(int index) {
   pb_.warp = uint32_t(s.warp);
   pb_.whole_block = s.whole_block;
   pb_.playing = false;
-  follow_ = s.follow;
+  // The slide's mode, or the rule's once both panes are simulated (DecideFollow).
+  follow_why_ = s.follow ? visual::FollowWhy::Chosen : visual::FollowWhy::RolesDiffer;
+  follow_key_ = {};
+  if (s.follow) follow_ = *s.follow;
   focus_ = 0;
   if (present_ != s.present) {
     present_ = s.present;
@@ -63,6 +66,8 @@ void Gui::ApplyPendingSlide() {
     message_ = lesson_->path + ": slide " + std::to_string(slide_ + 1) + ": " + why;
     return;
   }
+  follow_ = at->follow;
+  if (!s.follow) follow_why_ = at->why;
   a.step = at->a;
   ShowStep(a);
   if (Compare()) {

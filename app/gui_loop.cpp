@@ -40,6 +40,7 @@ int Gui::Run() {
     UpdateScale();  // the window may have been resized (presenter mode's scale follows its height)
     if (fonts_dirty_) LoadFonts();
     PollWorker();
+    DecideFollow();
     PollFiles();
     PollTimings();
     if (!script.BeforeFrame(*this)) {

@@ -17,6 +17,30 @@ namespace {
 // Frames a screenshot waits, beyond --frames, for the picture to stop changing.
 constexpr int kMostSettleFrames = 240;
 
+StepState StepStateOf(const Gui& gui) {
+  StepState s;
+  const int shown = gui.compare() ? 2 : 1;
+  for (int i = 0; i < shown; ++i) {
+    const Pane& p = gui.pane(i);
+    PaneStep ps{p.name, p.step, int(p.steps.size()), visual::StepLabel(p.step, int(p.steps.size())), ""};
+    if (const auto* ins = p.shown_step.Focus()) ps.role = visual::RoleName(p.outcome->trace, *ins);
+    s.panes.push_back(ps);
+  }
+  s.focus = gui.pane(gui.focus()).name;
+  if (shown == 2) {
+    const visual::Follow f = gui.follow();
+    s.follow = f == visual::Follow::Role ? "role" : f == visual::Follow::Lockstep ? "lockstep" : "alone";
+    const visual::FollowWhy why = gui.follow_why();
+    s.why = why == visual::FollowWhy::Chosen       ? "chosen"
+            : why == visual::FollowWhy::RolesMatch ? "roles match"
+            : why == visual::FollowWhy::SameSteps  ? "same steps"
+                                                   : "roles differ";
+    const std::string other = gui.pane(1 - gui.focus()).name;
+    s.words = visual::FollowSentence(other, s.focus, f, why);
+  }
+  return s;
+}
+
 }  // namespace
 
 // A benchmark at a family's largest size simulates for minutes on a busy 2-core machine
@@ -99,7 +123,7 @@ bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
         current.push_back({gui.pane(i).name, gui.pane(i).outcome->trace.arrays[size_t(ins->array)].name});
     if (!opt_.layout_out.empty() &&
         !SaveLayout(opt_.layout_out, gui.placed(), FindTextRuns(*ImGui::GetDrawData(), *ImGui::GetIO().Fonts), FindWindowExtents(),
-                    current, fw, fh, gui.scale(), &why)) {
+                    current, StepStateOf(gui), fw, fh, gui.scale(), &why)) {
       std::cerr << "warpscope: " << why << "\n";
       ok = false;
     }

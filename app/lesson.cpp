@@ -213,7 +213,8 @@ std::optional<SlideCursor> ResolveSlide(const Slide& slide, const sim::Trace& a,
   p.pane[0] = {&a, &a_steps, 0};
   if (b) p.pane[1] = {b, b_steps, 0};
   p.shown = b ? 2 : 1;
-  p.follow = slide.follow;
+  const visual::FollowChoice rule = b ? visual::DefaultFollow(p) : visual::FollowChoice{};
+  p.follow = slide.follow ? *slide.follow : rule.mode;
   const auto apply = [&p](const visual::StepMoves& m) {
     for (int i = 0; i < 2; ++i)
       if (m[size_t(i)]) p.pane[i].step = *m[size_t(i)];
@@ -229,7 +230,7 @@ std::optional<SlideCursor> ResolveSlide(const Slide& slide, const sim::Trace& a,
       return std::nullopt;
     }
   }
-  return SlideCursor{p.pane[0].step, p.pane[1].step};
+  return SlideCursor{p.pane[0].step, p.pane[1].step, p.follow, slide.follow ? visual::FollowWhy::Chosen : rule.why};
 }
 
 std::vector<std::string> CheckLessonSteps(const Lesson& lesson) {

@@ -21,7 +21,9 @@ struct Slide {
   int step = 0;         // A's warp instruction (from 0), as --step
   int iteration = 0;    // then this many loop iterations forward (back if negative), as --iteration
   bool whole_block = false;
-  visual::Follow follow = visual::Follow::Role;
+  // How B follows A; none: by the rule (visual::DefaultFollow: by source role where the roles
+  // match, else in lockstep), as the window does for a pair no one chose a mode for.
+  std::optional<visual::Follow> follow;
   std::string side = "counters";  // the side panel's tab: "counters", "chart" or "l1"
   bool present = true;
   std::string caption;
@@ -58,6 +60,8 @@ std::vector<std::string> CheckLessonSteps(const Lesson& lesson);
 // `a_steps`/`b_steps` are each pane's warp instructions (b null: A alone).
 struct SlideCursor {
   int a = 0, b = 0;
+  visual::Follow follow = visual::Follow::Lockstep;  // the slide's, or the rule's where it names none
+  visual::FollowWhy why = visual::FollowWhy::Chosen;
 };
 std::optional<SlideCursor> ResolveSlide(const Slide& slide, const sim::Trace& a, const std::vector<uint32_t>& a_steps,
                                         const sim::Trace* b, const std::vector<uint32_t>* b_steps, std::string* why);

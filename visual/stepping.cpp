@@ -60,6 +60,14 @@ StepMoves MoveShown(const Panes& panes, To to) {
 
 }  // namespace
 
+FollowChoice DefaultFollow(const Panes& panes) {
+  if (panes.shown < 2) return {};
+  const PaneCursor& f = panes.pane[panes.focus];
+  const PaneCursor& o = panes.pane[1 - panes.focus];
+  if (!f.trace || !o.trace) return {};
+  return DefaultFollow(*f.trace, StepsOf(f), *o.trace, StepsOf(o));
+}
+
 StepMoves StepBy(const Panes& panes, int delta) {
   return MoveShown(panes, [&](const PaneCursor& p) { return ClampStep(p.step + delta, StepsOf(p)); });
 }

@@ -35,13 +35,19 @@ struct PaneCursor {
   int step = 0;
 };
 
-// The shown panes: A alone (shown 1) or A and B (shown 2), the focused one leading.
+// The shown panes: A alone (shown 1) or A and B (shown 2), the focused one leading. `follow` is
+// the mode in force; a pair starts in DefaultFollow(panes) unless the lecturer or a slide chose.
 struct Panes {
   PaneCursor pane[2];
   int shown = 1;
   int focus = 0;
   Follow follow = Follow::Lockstep;
 };
+
+// The follow mode the rule gives the shown pair, the focused pane leading (steps.h's
+// DefaultFollow); lockstep, the roles differing, while one pane is shown or a simulation has not
+// arrived.
+FollowChoice DefaultFollow(const Panes& panes);
 
 // Where each pane goes: the new step of each pane that moves; a pane without one stays.
 using StepMoves = std::array<std::optional<int>, 2>;

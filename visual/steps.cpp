@@ -2,6 +2,8 @@
 #include "visual/steps.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 namespace ws::visual {
 
@@ -63,6 +65,57 @@ const std::string& ArrayName(const sim::Trace& t, const sim::WarpInstruction& in
 
 bool SameRole(const sim::Trace& a, const sim::WarpInstruction& x, const sim::Trace& b, const sim::WarpInstruction& y) {
   return x.op == y.op && x.space == y.space && ArrayName(a, x) == ArrayName(b, y);
+}
+
+std::string RoleName(const sim::Trace& t, const sim::WarpInstruction& ins) {
+  return std::string(sim::ToString(ins.op)) + "." + sim::ToString(ins.space) + " " + ArrayName(t, ins);
+}
+
+bool RolesMatch(const sim::Trace& a, const std::vector<uint32_t>& a_steps, const sim::Trace& b,
+                const std::vector<uint32_t>& b_steps) {
+  if (a_steps.empty() || b_steps.empty()) return false;
+  // The roles b's warp has (as SameRole compares them), once: a warp may have thousands of steps.
+  std::set<std::tuple<sim::Op, sim::Space, std::string>> roles;
+  for (const uint32_t i : b_steps) roles.insert({b.instructions[i].op, b.instructions[i].space, ArrayName(b, b.instructions[i])});
+  for (const uint32_t i : a_steps)
+    if (!roles.count({a.instructions[i].op, a.instructions[i].space, ArrayName(a, a.instructions[i])})) return false;
+  return true;
+}
+
+bool SameSteps(const sim::Trace& a, const std::vector<uint32_t>& a_steps, const sim::Trace& b,
+               const std::vector<uint32_t>& b_steps) {
+  if (a_steps.empty() || a_steps.size() != b_steps.size()) return false;
+  for (size_t k = 0; k < a_steps.size(); ++k) {
+    const sim::WarpInstruction &x = a.instructions[a_steps[k]], &y = b.instructions[b_steps[k]];
+    if (x.op != y.op || x.space != y.space) return false;
+  }
+  return true;
+}
+
+FollowChoice DefaultFollow(const sim::Trace& a, const std::vector<uint32_t>& a_steps, const sim::Trace& b,
+                           const std::vector<uint32_t>& b_steps) {
+  if (SameSteps(a, a_steps, b, b_steps)) return {Follow::Lockstep, FollowWhy::SameSteps};
+  if (RolesMatch(a, a_steps, b, b_steps)) return {Follow::Role, FollowWhy::RolesMatch};
+  return {Follow::Lockstep, FollowWhy::RolesDiffer};
+}
+
+std::string FollowWords(Follow f, FollowWhy why) {
+  switch (why) {
+    case FollowWhy::RolesMatch: return "by role";
+    case FollowWhy::SameSteps: return "in lockstep: same steps";
+    case FollowWhy::RolesDiffer: return "in lockstep: roles differ";
+    case FollowWhy::Chosen: break;
+  }
+  return std::string(ToString(f)) + " (L)";
+}
+
+std::string FollowSentence(const std::string& follower, const std::string& leader, Follow f, FollowWhy why) {
+  return follower + " follows " + leader + " " + FollowWords(f, why);
+}
+
+std::string StepLabel(int step, int steps) {
+  if (steps <= 0) return "no steps";
+  return "step " + std::to_string(step) + " (0\xe2\x80\x93" + std::to_string(steps - 1) + ")";
 }
 
 int RoleStep(const sim::Trace& a, const std::vector<uint32_t>& a_steps, int a_step, const sim::Trace& b,

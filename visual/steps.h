@@ -2,6 +2,7 @@
 // same source line runs next (one loop iteration on). Pure functions over the trace types.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/trace.h"
@@ -30,6 +31,44 @@ const char* ToString(Follow f);  // "in lockstep", "by source role", "alone"
 // An instruction's source role: what it does (op and space) and to which array (by name, so that
 // `in` of one variant matches `in` of another).
 bool SameRole(const sim::Trace& a, const sim::WarpInstruction& x, const sim::Trace& b, const sim::WarpInstruction& y);
+
+// An instruction's role in words, as --layout-out records it: "ld.shared xx", "atom.global ans".
+std::string RoleName(const sim::Trace& t, const sim::WarpInstruction& ins);
+
+// Whether the other pane can follow `a` by source role: every step of a's warp has an
+// instruction of the same role somewhere in b's warp (pairs/v1 beside v3: v1's loads of a and b
+// and its atomic on ans are all in v3, which adds a tile in shared memory). Where a role of `a`
+// is missing from `b`, following by role would leave b where it stands at that step, and
+// lockstep pairs better. False when either warp has no steps.
+bool RolesMatch(const sim::Trace& a, const std::vector<uint32_t>& a_steps, const sim::Trace& b,
+                const std::vector<uint32_t>& b_steps);
+// Whether the two warps issue the same steps but for the arrays' names: as many, each pair of the
+// same operation and space. shortcut/v0 reads d twice an iteration where v0_transposed reads d
+// and t: lockstep pairs each read with its counterpart, where by role v0's second read of d would
+// stand beside the next iteration's first.
+bool SameSteps(const sim::Trace& a, const std::vector<uint32_t>& a_steps, const sim::Trace& b,
+               const std::vector<uint32_t>& b_steps);
+
+// How a pair came to follow as it does: chosen (with L, or by a lesson's slide), or by the rule.
+enum class FollowWhy { Chosen, RolesMatch, SameSteps, RolesDiffer };
+struct FollowChoice {
+  Follow mode = Follow::Lockstep;
+  FollowWhy why = FollowWhy::RolesDiffer;
+};
+// The rule a pair starts by (the focused pane `a` leading): in lockstep where the warps have the
+// same steps (SameSteps), else by source role where the roles match (RolesMatch), else in
+// lockstep.
+FollowChoice DefaultFollow(const sim::Trace& a, const std::vector<uint32_t>& a_steps, const sim::Trace& b,
+                           const std::vector<uint32_t>& b_steps);
+// How the other pane follows, in words for the status line and the timeline's button: by the
+// rule "by role", "in lockstep: same steps" or "in lockstep: roles differ"; as chosen, the mode
+// and its key, "by source role (L)". FollowSentence puts "B follows A " before them.
+std::string FollowWords(Follow f, FollowWhy why);
+std::string FollowSentence(const std::string& follower, const std::string& leader, Follow f, FollowWhy why);
+
+// A step as every view and mode says it, counted from 0 as --step and a lesson's "step" count:
+// "step 2 (0-3)" for step 2 of a warp's 4 steps (an en dash between), "no steps" for none.
+std::string StepLabel(int step, int steps);
 
 // Follow by source role: if step `a_step` of `a_steps` is the k-th instruction with its role
 // there, the step of `b_steps` that is the k-th with that role in `b` (the last one when `b` has

@@ -160,9 +160,9 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
   int step = pb.step;
-  char fmt[64];
-  std::snprintf(fmt, sizeof fmt, "step %%d of %d", pb.steps);
-  if (ImGui::SliderInt("##scrub", &step, 0, last, fmt)) set_step(step);
+  // The slider's text is StepLabel's, as in presenter mode's status line (no '%' in it).
+  if (ImGui::SliderInt("##scrub", &step, 0, last, StepLabel(pb.step, pb.steps).c_str())) set_step(step);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Steps count from 0, as --step and a lesson's \"step\" do.");
 
   if (trace) {
     const uint32_t blocks = uint32_t(trace->shape.grid.Count());
@@ -178,9 +178,9 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
   if (pb.compare) {
     ImGui::SameLine();
     const std::string other = std::string(pb.leader) == "A" ? "B" : "A";
-    const std::string full = other + " follows " + pb.leader + " " + ToString(pb.follow) + " (L)";
+    const std::string full = FollowSentence(other, pb.leader, pb.follow, pb.follow_why);
     // As much of the sentence as the row has room for (the whole of it in the tooltip).
-    const std::string words = FitText({full, other + ": " + ToString(pb.follow) + " (L)", other + ": " + ToString(pb.follow)},
+    const std::string words = FitText({full, other + ": " + FollowWords(pb.follow, pb.follow_why), other + ": " + ToString(pb.follow)},
                                       ImGui::GetContentRegionAvail().x - frame_pad);
     if (ImGui::Button((words + "##tl").c_str())) in.follow_changed = true;
     if (ImGui::IsItemHovered())
@@ -188,7 +188,10 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
                         "in lockstep: the same step number (and the same loop iteration for Up/Down);\n"
                         "by source role: the instruction doing the same thing (load/store, global/shared)\n"
                         "  to the array of the same name, so unlike kernels line up;\n"
-                        "alone: it stays; Tab gives it the keys.", full.c_str());
+                        "alone: it stays; Tab gives it the keys.\n"
+                        "A pair starts in lockstep where both warps issue the same steps, by source role\n"
+                        "where every step of the focused warp has a partner of its role in the other,\n"
+                        "else in lockstep.", full.c_str());
   }
   ImGui::EndGroup();
   return in;

@@ -19,6 +19,7 @@ struct Playback {
   bool whole_block = false;
   bool compare = false;   // two panes shown: the follow mode matters
   Follow follow = Follow::Lockstep;
+  FollowWhy follow_why = FollowWhy::Chosen;  // chosen with L, or why the rule (DefaultFollow) chose it
   const char* leader = "A";  // the focused pane, which the other follows
 };
 

@@ -259,14 +259,15 @@ TEST(GuiPixels, PresenterModeGivesTheWidthToThePanes) {
 
 // naive vs shared transpose, n=64, block 0, warp 0 (threadIdx.y 0, threadIdx.x = lane). naive's
 // steps: 0 load in, 1 store out. shared's: 0 load in, 1 store tile, 2 load tile, 3 store
-// out[0*64 + lane] (row 0, column lane of out). After one Right, A is at its store of out: by
-// source role B shows its own store of out (step 3); in lockstep B is at step 1, the tile store,
-// and has not touched out yet.
+// out[0*64 + lane] (row 0, column lane of out). naive's two roles are both in shared, so B
+// follows by source role without a key: after one Right, A is at its store of out and B shows its
+// own store of out (step 3). L twice (by role -> alone -> in lockstep): B is at step 1, the tile
+// store, and has not touched out yet.
 TEST(GuiPixels, FollowByRoleShowsTheOtherKernelsStoreOfTheSameArray) {
   const std::string args = "--variant transpose/naive --compare transpose/shared --n 64 --step 0 --keys ";
-  const Shot role = Take("follow_role", args + "follow,right");
+  const Shot role = Take("follow_role", args + "right");
   EXPECT_TRUE(Near(CellColour(role, "B", "out", 0, 5), LaneRgb(5), "B out[0][5] lit by lane 5"));
-  const Shot lockstep = Take("follow_lockstep", args + "right");
+  const Shot lockstep = Take("follow_lockstep", args + "follow,follow,right");
   EXPECT_FALSE(Near(CellColour(lockstep, "B", "out", 0, 5), LaneRgb(5), "B out[0][5] in lockstep"));
 }
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -206,42 +207,96 @@ TEST(Lesson, WarpOutsideTheBlockIsSaid) {
   EXPECT_EQ(Problem("warp7.json", R"({"slides": [{"variant": "shortcut/v0", "warp": 7, "caption": "x"}]})"), "");
 }
 
-// A slide comparing by source role puts B on the instruction that does what A's does: the same
-// operation, space and array. shortcut/v3 at step 24 reads shared memory; v4 reads its shared
-// arrays 16 bytes at a time, so its step 24 is another read (in lockstep B would show that one).
-TEST(Lesson, SlideByRolePutsBOnTheSameRole) {
-  const auto run = [](const char* id) {
-    kernels::RunRequest r;
-    r.n = kernels::FindVariant(id).TeachingN();
-    sim::LaunchOptions opt;
-    opt.selection = {sim::Selection::Kind::Block, 0, 0};
-    opt.caches = false;
-    return kernels::Simulate(kernels::FindVariant(id), r, opt);
-  };
-  const auto a = run("shortcut/v3"), b = run("shortcut/v4");
-  const auto a_steps = visual::WarpSteps(a.trace, 0, 0), b_steps = visual::WarpSteps(b.trace, 0, 0);
-  Slide s;
-  s.variant = "shortcut/v3";
-  s.compare = "shortcut/v4";
-  s.step = 24;
-  s.follow = visual::Follow::Role;
-  std::string why;
-  const auto at = ResolveSlide(s, a.trace, a_steps, &b.trace, &b_steps, &why);
-  ASSERT_TRUE(at) << why;
-  EXPECT_EQ(at->a, 24);
-  const auto& ia = a.trace.instructions[a_steps[size_t(at->a)]];
-  const auto& ib = b.trace.instructions[b_steps[size_t(at->b)]];
-  ASSERT_EQ(ia.space, sim::Space::Shared);
-  EXPECT_EQ(ia.op, sim::Op::Load);
-  EXPECT_EQ(b.trace.arrays[size_t(ib.array)].name, a.trace.arrays[size_t(ia.array)].name);
-  EXPECT_EQ(ib.op, ia.op);
-  EXPECT_EQ(ib.space, ia.space);
-  // In lockstep B's step 24 is a read of the other shared array: following by role is what pairs them.
-  s.follow = visual::Follow::Lockstep;
-  const auto lock = ResolveSlide(s, a.trace, a_steps, &b.trace, &b_steps, &why);
-  ASSERT_TRUE(lock) << why;
-  EXPECT_NE(b.trace.arrays[size_t(b.trace.instructions[b_steps[size_t(lock->b)]].array)].name,
-            a.trace.arrays[size_t(ia.array)].name);
+// Block 0 of a variant at its family's teaching size, as a slide simulates it (no caches).
+kernels::SimOutcome Block0(const char* id) {
+  kernels::RunRequest r;
+  r.n = kernels::FindVariant(id).TeachingN();
+  sim::LaunchOptions opt;
+  opt.selection = {sim::Selection::Kind::Block, 0, 0};
+  opt.caches = false;
+  return kernels::Simulate(kernels::FindVariant(id), r, opt);
+}
+
+// A and B of a slide at A's step `step`, B following as the slide says (none: by the rule).
+struct Pair {
+  kernels::SimOutcome a, b;
+  std::vector<uint32_t> a_steps, b_steps;
+  Pair(const char* va, const char* vb) : a(Block0(va)), b(Block0(vb)) {
+    a_steps = visual::WarpSteps(a.trace, 0, 0);
+    b_steps = visual::WarpSteps(b.trace, 0, 0);
+  }
+  SlideCursor At(int step, std::optional<visual::Follow> follow) const {
+    Slide s;
+    s.variant = "A", s.compare = "B", s.step = step, s.follow = follow;
+    std::string why;
+    const auto at = ResolveSlide(s, a.trace, a_steps, &b.trace, &b_steps, &why);
+    EXPECT_TRUE(at) << why;
+    return at.value_or(SlideCursor{});
+  }
+  std::string RoleA(int step) const { return visual::RoleName(a.trace, a.trace.instructions[a_steps.at(size_t(step))]); }
+  std::string RoleB(int step) const { return visual::RoleName(b.trace, b.trace.instructions[b_steps.at(size_t(step))]); }
+};
+
+// shortcut/v3 beside v4, which does the same with 16-byte accesses: both warps load t and d,
+// store them into xx and yy, read yy and xx, store r, so a slide that names no follow mode
+// follows by role. v3's stage is 16 steps of copying (4 rows x: load t, store xx, load d, store
+// yy), then per row f 8 reads of yy and 8 of xx: step 24 is its first read of xx. v4's stage
+// copies one float4 of each (4 steps) and reads 2 of yy and 2 of xx per row: its first read of
+// xx is step 6. In lockstep B's step 24 is the next stage's first read of yy (4 + 4 x 4 + 4 = 24),
+// the other array.
+TEST(Lesson, SlideWithoutAFollowModePairsShortcutV3AndV4ByRole) {
+  const Pair p("shortcut/v3", "shortcut/v4");
+  const SlideCursor by_rule = p.At(24, std::nullopt);
+  EXPECT_EQ(by_rule.follow, visual::Follow::Role);
+  EXPECT_EQ(by_rule.a, 24);
+  EXPECT_EQ(p.RoleA(24), "ld.shared xx");
+  EXPECT_EQ(by_rule.b, 6);
+  EXPECT_EQ(p.RoleB(by_rule.b), "ld.shared xx");
+  // The slide's own mode is kept: in lockstep B stands at its step 24.
+  const SlideCursor lock = p.At(24, visual::Follow::Lockstep);
+  EXPECT_EQ(lock.follow, visual::Follow::Lockstep);
+  EXPECT_EQ(lock.b, 24);
+  EXPECT_EQ(p.RoleB(24), "ld.shared yy");
+}
+
+// pairs/v1 beside v3 (block 0 at n = 256, all in range): v1's warp loads a and b 32 times and
+// ends with its atomicAdd on ans, step 64 (its result unused: a reduction, RED, as nvcc emits it). v3 loads b once and stores it into the tile _b, then
+// loads a and reads _b 32 times, and after the shuffles lane 0 adds: step 2 + 64 = 66. Each of
+// v1's roles is in v3, so B follows by role and the atomic stands beside the atomic; in lockstep
+// v3's step 64 is a load in its loop.
+TEST(Lesson, SlideWithoutAFollowModePutsPairsV1sAtomicBesideV3s) {
+  const Pair p("pairs/v1", "pairs/v3");
+  ASSERT_EQ(p.a_steps.size(), 65u);
+  ASSERT_EQ(p.b_steps.size(), 67u);
+  const SlideCursor at = p.At(64, std::nullopt);
+  EXPECT_EQ(at.follow, visual::Follow::Role);
+  EXPECT_EQ(p.RoleA(64), "red.global ans");
+  EXPECT_EQ(at.b, 66);
+  EXPECT_EQ(p.RoleB(66), "red.global ans");
+  EXPECT_EQ(p.RoleB(64).rfind("ld.", 0), 0u) << p.RoleB(64);
+}
+
+// divergence/divergent beside split: each iteration of divergent's loop loads array[i] for the
+// test, then each branch loads and stores it (steps 0, 1-2, 3-4: step 2 is its first store);
+// split's first loop loads and stores (step 1 its first store, step 2 the next load). Their roles
+// are the same two, so B follows by role: the store beside the store.
+TEST(Lesson, SlideWithoutAFollowModePutsDivergentsStoreBesideSplits) {
+  const Pair p("divergence/divergent", "divergence/split");
+  const SlideCursor at = p.At(2, std::nullopt);
+  EXPECT_EQ(at.follow, visual::Follow::Role);
+  EXPECT_EQ(p.RoleA(2), "st.global array");
+  EXPECT_EQ(at.b, 1);
+  EXPECT_EQ(p.RoleB(1), "st.global array");
+  EXPECT_EQ(p.RoleB(2), "ld.global array");  // where lockstep would put it
+}
+
+// Led by the tiled transpose, the naive one has no tile to pair with: the rule says lockstep.
+TEST(Lesson, SlideWithoutAFollowModeGoesInLockstepWhereRolesDiffer) {
+  const Pair p("transpose/shared", "transpose/naive");
+  const SlideCursor at = p.At(1, std::nullopt);
+  EXPECT_EQ(at.follow, visual::Follow::Lockstep);
+  EXPECT_EQ(p.RoleA(1), "st.shared tile");
+  EXPECT_EQ(at.b, 1);
 }
 
 }  // namespace

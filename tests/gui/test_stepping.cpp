@@ -215,5 +215,100 @@ TEST(FollowFocus, OnlyByRoleMovesTheOtherPane) {
   EXPECT_EQ(FollowFocus(lockstep.panes), (StepMoves{}));
 }
 
+// The loop (load in, store out) beside the tiled kernel (load in, store tile, load tile, store
+// out): each of the loop's roles is in the tiled warp, so the tiled pane can follow it by role;
+// the tiled warp's tile roles are not in the loop, so led by the tiled pane the panes go in
+// lockstep.
+TEST(RolesMatch, EveryRoleOfTheLeadingWarpIsInTheOther) {
+  Two two(Loop(3, 2), 0, Tiled(), 0);
+  EXPECT_TRUE(RolesMatch(two.a, two.a_steps, two.b, two.b_steps));
+  EXPECT_FALSE(RolesMatch(two.b, two.b_steps, two.a, two.a_steps));
+  EXPECT_EQ(DefaultFollow(two.panes).mode, Follow::Role);
+  EXPECT_EQ(DefaultFollow(two.panes).why, FollowWhy::RolesMatch);
+  two.panes.focus = 1;  // B leads
+  EXPECT_EQ(DefaultFollow(two.panes).mode, Follow::Lockstep);
+  EXPECT_EQ(DefaultFollow(two.panes).why, FollowWhy::RolesDiffer);
+}
+
+// The same role is the same operation, space and array name: a store to `in` is not a load of it.
+TEST(RolesMatch, AnotherOperationOnTheSameArrayIsAnotherRole) {
+  sim::Trace loads = WithArrays(32), stores = WithArrays(32);
+  loads.instructions = {Ins(0, 0, 0, Op::Load, Space::Global, kIn)};
+  stores.instructions = {Ins(0, 0, 0, Op::Store, Space::Global, kIn), Ins(0, 1, 0, Op::Atomic, Space::Global, kIn)};
+  const auto ls = WarpSteps(loads, 0, 0), ss = WarpSteps(stores, 0, 0);
+  EXPECT_FALSE(RolesMatch(loads, ls, stores, ss));
+  EXPECT_EQ(DefaultFollow(loads, ls, stores, ss).mode, Follow::Lockstep);
+  EXPECT_TRUE(RolesMatch(loads, ls, loads, ls));
+}
+
+TEST(RolesMatch, AWarpWithoutStepsMatchesNothing) {
+  const sim::Trace t = Tiled();
+  const auto steps = WarpSteps(t, 0, 0);
+  EXPECT_FALSE(RolesMatch(t, {}, t, steps));
+  EXPECT_FALSE(RolesMatch(t, steps, t, {}));
+}
+
+TEST(DefaultFollow, LockstepWithOnePaneOrBeforeTheOtherSimulationArrives) {
+  Two two(Loop(3, 2), 0, Tiled(), 0);
+  two.panes.shown = 1;
+  EXPECT_EQ(DefaultFollow(two.panes).mode, Follow::Lockstep);
+  two.panes.shown = 2;
+  two.panes.pane[1].trace = nullptr;
+  EXPECT_EQ(DefaultFollow(two.panes).mode, Follow::Lockstep);
+}
+
+// shortcut/v0's iteration reads d twice (a row, then a column); v0_transposed's reads d, then t.
+// Both warps: load, load, load, load, store. v0's roles are all in v0_transposed, yet by role its
+// second read of d (step 1) would stand beside v0_transposed's step 2, the next iteration's read
+// of d; the steps are the same but for the array names, so the pair goes in lockstep: step 1
+// beside step 1, the column read beside the read of t.
+TEST(DefaultFollow, SameStepsButTheArraysNamesGoInLockstep) {
+  sim::Trace v0 = WithArrays(32), v0t = WithArrays(32);
+  const int kD = kIn, kT = kTile;  // tile: an array of another name (its space does not matter here)
+  v0t.arrays[kTile].space = Space::Global;
+  for (uint32_t e = 0; e < 2; ++e) {
+    v0.instructions.push_back(Ins(0, 0, e, Op::Load, Space::Global, kD));
+    v0.instructions.push_back(Ins(0, 1, e, Op::Load, Space::Global, kD));
+    v0t.instructions.push_back(Ins(0, 0, e, Op::Load, Space::Global, kD));
+    v0t.instructions.push_back(Ins(0, 1, e, Op::Load, Space::Global, kT));
+  }
+  v0.instructions.push_back(Ins(0, 2, 2, Op::Store, Space::Global, kOut));
+  v0t.instructions.push_back(Ins(0, 2, 2, Op::Store, Space::Global, kOut));
+  Two two(std::move(v0), 1, std::move(v0t), 1);
+  EXPECT_TRUE(RolesMatch(two.a, two.a_steps, two.b, two.b_steps));
+  EXPECT_EQ(RoleStep(two.a, two.a_steps, 1, two.b, two.b_steps, 1), 2);  // what by role would do
+  EXPECT_TRUE(SameSteps(two.a, two.a_steps, two.b, two.b_steps));
+  EXPECT_EQ(DefaultFollow(two.panes).mode, Follow::Lockstep);
+  EXPECT_EQ(DefaultFollow(two.panes).why, FollowWhy::SameSteps);
+  // One step more, or a store where the other loads, and the steps differ.
+  two.b.instructions[two.b_steps[3]].op = Op::Store;
+  EXPECT_FALSE(SameSteps(two.a, two.a_steps, two.b, two.b_steps));
+  two.b_steps.pop_back();
+  EXPECT_FALSE(SameSteps(two.a, two.a_steps, two.b, two.b_steps));
+}
+
+TEST(RoleName, SaysOperationSpaceAndArray) {
+  const sim::Trace t = Tiled();
+  EXPECT_EQ(RoleName(t, t.instructions[2]), "st.shared tile");
+  EXPECT_EQ(RoleName(t, t.instructions[5]), "st.global out");
+}
+
+TEST(FollowSentence, SaysWhetherTheRuleOrTheLecturerChose) {
+  EXPECT_EQ(FollowSentence("B", "A", Follow::Role, FollowWhy::RolesMatch), "B follows A by role");
+  EXPECT_EQ(FollowSentence("B", "A", Follow::Lockstep, FollowWhy::RolesDiffer), "B follows A in lockstep: roles differ");
+  EXPECT_EQ(FollowSentence("B", "A", Follow::Lockstep, FollowWhy::SameSteps), "B follows A in lockstep: same steps");
+  EXPECT_EQ(FollowSentence("A", "B", Follow::Lockstep, FollowWhy::Chosen), "A follows B in lockstep (L)");
+  EXPECT_EQ(FollowSentence("B", "A", Follow::Role, FollowWhy::Chosen), "B follows A by source role (L)");
+  EXPECT_EQ(FollowSentence("B", "A", Follow::Alone, FollowWhy::Chosen), "B follows A alone (L)");
+}
+
+// One label in every mode, from 0 as --step counts: step 2 of a warp's 4 steps (0, 1, 2, 3).
+TEST(StepLabel, CountsFromZeroWithTheRange) {
+  EXPECT_EQ(StepLabel(2, 4), "step 2 (0\xe2\x80\x93" "3)");
+  EXPECT_EQ(StepLabel(0, 9), "step 0 (0\xe2\x80\x93" "8)");
+  EXPECT_EQ(StepLabel(0, 1), "step 0 (0\xe2\x80\x93" "0)");
+  EXPECT_EQ(StepLabel(0, 0), "no steps");
+}
+
 }  // namespace
 }  // namespace ws::visual

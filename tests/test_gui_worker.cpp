@@ -15,7 +15,7 @@ using Clock = std::chrono::steady_clock;
 double Since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // shortcut/v1 at n=1024 simulates for many seconds: long enough to be caught running.
-ws::app::SimJob LongJob() { return {0, 1, "shortcut/v1", 1024, 0}; }
+ws::app::SimJob LongJob() { return {.pane = 0, .generation = 1, .variant = "shortcut/v1", .n = 1024}; }
 
 void WaitUntilBlocksRun(const ws::app::SimWorker& w, int pane = 0) {
   const auto t0 = Clock::now();
@@ -68,7 +68,7 @@ TEST(SimWorker, DestroyingTheWorkerStopsItsSimulation) {
 TEST(SimWorker, JobWithoutCachesSimulatesWithoutTheCacheModel) {
   for (const bool caches : {true, false}) {
     ws::app::SimWorker w;
-    ws::app::SimJob job{0, 1, "shortcut/v1", 64, 0};
+    ws::app::SimJob job{.pane = 0, .generation = 1, .variant = "shortcut/v1", .n = 64};
     job.caches = caches;
     w.Submit(job);
     const auto got = PollFor(w, 60);
@@ -111,7 +111,7 @@ TEST(SimWorker, APaneSimulatesWhileTheOtherDoesAndCancelsAlone) {
 // A job for a pane that does not exist is an error result, not a crash or a lost request.
 TEST(SimWorker, AJobForNoPaneComesBackAsAnError) {
   ws::app::SimWorker w;
-  ws::app::SimJob j{2, 1, "shortcut/v1", 64, 0};
+  ws::app::SimJob j{.pane = 2, .generation = 1, .variant = "shortcut/v1", .n = 64};
   w.Submit(j);
   const auto got = w.Poll();
   ASSERT_EQ(got.size(), 1u);
@@ -126,7 +126,7 @@ TEST(SimWorker, AJobForNoPaneComesBackAsAnError) {
 // 256)), where the default 32 would fit 8; the cache counters, which depend on it, are the CLI's.
 TEST(SimWorker, SimulatesTheLaunchAsTheCommandLineConfiguresIt) {
   ws::app::SimWorker w;
-  ws::app::SimJob job{0, 1, "shortcut/v5", 256, 0};
+  ws::app::SimJob job{.pane = 0, .generation = 1, .variant = "shortcut/v5", .n = 256};
   w.Submit(job);
   const auto got = PollFor(w, 120);
   ASSERT_EQ(got.size(), 1u);

@@ -18,9 +18,12 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   const bool focused = &p == &Focused();
   ImGui::PushStyleColor(ImGuiCol_Border, focused && Compare() ? ImGui::ColorConvertU32ToFloat4(visual::Pack(visual::kHighlight)) : ImGui::GetStyle().Colors[ImGuiCol_Border]);
   // The views fill the pane; a pane too short for its badge, lanes and one row of cells scrolls
-  // rather than hides them (from the frame after they ran past its bottom edge).
+  // rather than hides them (from the frame after they ran past its bottom edge, until the step or
+  // the pane's size changes: see Pane::scrolls).
+  const Pane::ScrollKey scroll_key{p.shown_step.version, width, height, scale_};
+  if (!(scroll_key == p.scroll_key)) p.scroll_key = scroll_key, p.scrolls = false;
   ImGui::BeginChild("pane", ImVec2(width, height), true,
-                    p.overflowed ? 0 : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+                    p.scrolls ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleColor();
   const kernels::VariantInfo& info = *p.variant.variant;
   // A short pane (a 720-line projector at a large scale) keeps its height for the picture: the
@@ -158,6 +161,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   const float content_bottom = ImGui::GetCursorScreenPos().y - style.ItemSpacing.y + ImGui::GetScrollY();
   const float visible_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.WindowPadding.y * 0.5f;
   p.overflowed = content_bottom > visible_bottom + 1.0f;
+  p.scrolls = p.scrolls || p.overflowed;
   // A pane that scrolls (a 720-line projector at scale 2) brings the array the step touches into
   // sight, its label and first row of cells, in the first frames of each step (its scroll range
   // follows the content a frame late); then the user may scroll away from it.

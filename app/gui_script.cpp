@@ -110,9 +110,11 @@ bool ScriptedRun::AfterFrame(Gui& gui, int fw, int fh) {
     if (++frames_after_ < opt_.frames || (!settled && frames_after_ < opt_.frames + kMostSettleFrames)) return true;
     shot_taken_ = true;
     std::string why;
-    if (!settled)  // said, not fatal: the frame saved is still the same frame count after the script
+    if (!settled) {  // a failed run: the picture saved depends on the frame it was taken in
       std::cerr << "warpscope: the picture still changed after " << frames_after_
-                << " frames; saved the last one (something on screen moves by itself)\n";
+                << " frames; saved the last one, but something on screen moves by itself\n";
+      ok = false;
+    }
     if (!SaveScreenshot(opt_.screenshot, fw, fh, &why)) {
       std::cerr << "warpscope: " << why << "\n";
       ok = false;

@@ -126,6 +126,8 @@ void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
   }
   if (!opt.device && !files.empty()) opt.device = sim::FindDeviceProfile(files.front().device);
   if (!opt.device) opt.device = &sim::DeviceProfiles().front();
+  // The kernel's code, which a launch reads from DRAM (0 where the GPU build's code is not known).
+  if (!opt.code_bytes) opt.code_bytes = CatalogCodeBytes(variant_id, opt.device->arch);
 }
 
 int RunCli(int argc, char** argv, const GuiEntry& gui) {

@@ -124,7 +124,8 @@ nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest
                    {"residency_limited_by", t.caches.limited_by},
                    {"l1_bytes_per_sm", t.caches.l1_bytes},
                    {"l2_bytes", t.caches.l2_bytes},
-                   {"waves", t.caches.waves}};
+                   {"waves", t.caches.waves},
+                   {"code_bytes", t.caches.code_bytes}};
   j["findings"] = FindingsJson(t);
   j["arrays"] = nlohmann::json::array();
   for (const auto& a : t.arrays)
@@ -163,7 +164,7 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
     out << "  caches: " << t.caches.device << ", " << t.caches.blocks_per_sm << " block(s) per SM (limited by "
         << t.caches.limited_by << "; " << t.caches.registers_per_thread << " registers per thread), "
         << t.caches.waves << " wave(s), L1 " << t.caches.l1_bytes / 1024 << " KiB per SM, L2 "
-        << t.caches.l2_bytes / (1024 * 1024) << " MiB\n";
+        << t.caches.l2_bytes / (1024 * 1024) << " MiB, " << t.caches.code_bytes << " B of code read from DRAM\n";
   else
     out << "  caches: not simulated (--no-caches); the L1, L2 and DRAM counters are left out\n";
   for (const auto& m : sim::Metrics(total, !t.caches.device.empty())) {

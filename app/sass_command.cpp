@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <iomanip>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <vector>
 
@@ -62,8 +64,9 @@ std::vector<const CompiledKernel*> Selected(const sim::CompiledModule& m, const 
   return out;
 }
 
-// The catalog's functions with code from `file` (a variant's .cuh).
-std::vector<const CompiledKernel*> FromFile(const sim::CompiledModule& m, const std::string& file, const std::string& id) {
+// The catalog's functions with code from `file` (a variant's .cuh); none where the listing has no
+// source lines.
+std::vector<const CompiledKernel*> WithCodeFrom(const sim::CompiledModule& m, const std::string& file) {
   std::vector<const CompiledKernel*> out;
   for (const auto& k : m.kernels) {
     if (!k.is_entry) continue;
@@ -73,6 +76,12 @@ std::vector<const CompiledKernel*> FromFile(const sim::CompiledModule& m, const 
         break;
       }
   }
+  return out;
+}
+
+// The same, or an error that says why there are none.
+std::vector<const CompiledKernel*> FromFile(const sim::CompiledModule& m, const std::string& file, const std::string& id) {
+  std::vector<const CompiledKernel*> out = WithCodeFrom(m, file);
   if (out.empty())
     throw kernels::BadRequest("the GPU build has no function with code from " + file + " (" + id +
                               (m.kind == sim::ListingKind::Sass ? ")" : "; the listing has no source lines)"));
@@ -191,6 +200,32 @@ int Sass(const std::string& what, const std::string& arch_flag, bool all, bool j
     }
   }
   return refused ? 1 : 0;
+}
+
+uint32_t CatalogCodeBytes(const std::string& variant_id, const std::string& arch) {
+  // The catalog's listing is the same for the whole process (it is this executable's code): each
+  // variant's figure is worked out once. A GUI's two simulation lanes may ask at once.
+  static std::mutex mutex;
+  static std::map<std::string, uint32_t> known;  // arch + " " + variant id -> bytes
+  static std::map<std::string, std::shared_ptr<const toolchain::CompiledFile>> listings;
+  std::lock_guard lock(mutex);
+  const std::string key = arch + " " + variant_id;
+  if (auto it = known.find(key); it != known.end()) return it->second;
+  uint32_t bytes = 0;
+  if (kernels::IsKernelFileRef(variant_id)) return 0;  // a user's file: compiled for the host only
+  try {
+    const auto v = kernels::FindVariant(variant_id);
+    if (!v.family->from_file) {
+      auto& listing = listings[arch];
+      if (!listing) listing = std::make_shared<const toolchain::CompiledFile>(toolchain::CatalogListing(arch));
+      for (const auto* k : WithCodeFrom(listing->module, v.variant->source))
+        bytes += sim::CodeBytes(*k, listing->module.kind);
+    }
+  } catch (const std::exception&) {
+    bytes = 0;  // no cuobjdump, or no code for arch: the code is not known
+  }
+  known[key] = bytes;
+  return bytes;
 }
 
 }  // namespace ws::app

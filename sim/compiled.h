@@ -117,6 +117,11 @@ void ClassifySass(const std::string& opcode, MemSpace* space, Op* op, uint8_t* w
 // The same for a PTX opcode ("ld.global.nc.v4.f32", "atom.shared.add.u32", "red.global.add.f32").
 void ClassifyPtx(const std::string& opcode, MemSpace* space, Op* op, uint8_t* width);
 
+// The bytes of a kernel's SASS through its last instruction that is not padding (the NOPs after
+// the final BRA that align the function to 128 bytes): what the SMs fetch. 0 for a PTX listing
+// (no byte offsets) or no instructions.
+uint32_t CodeBytes(const CompiledKernel& k, ListingKind kind);
+
 // Finds the loops from the branches (a branch to an earlier instruction closes one) and sets
 // each instruction's innermost loop. The parsers call it; exposed for tests.
 void FindLoops(CompiledKernel& k);

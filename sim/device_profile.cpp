@@ -55,7 +55,14 @@ const std::vector<DeviceProfile>& DeviceProfiles() {
     d.timing.wide_store_delay = 100;
     d.merge_group_sms = 4;
     d.dram_fetch_bytes = 64;
-    d.launch_read_bytes = 2560;
+    // A launch reads its kernel's code from DRAM once (the code through its last instruction that
+    // is not padding; LaunchOptions::code_bytes) and 2,512 bytes more: an empty kernel reads 2,560 B
+    // (tools/reports/cache_probe_H200.md), 48 of them its code (LDC, EXIT, BRA). Measured against
+    // the catalog at its teaching sizes (docs/FIDELITY.md): shortcut v3 at n = 64 reads 8,448 B
+    // beyond its array and the empty kernel, for 8,544 - 48 bytes of code; pairs v1 at 256, 1,984 to
+    // 2,240 B for 2,080 - 48.
+    d.launch_read_bytes = 2560 - kEmptyKernelCodeBytes;
+    d.arch = "sm_90";
     return d;
   };
   static const std::vector<DeviceProfile> k = {

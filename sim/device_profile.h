@@ -41,8 +41,15 @@ struct DeviceProfile {
   uint32_t merge_group_sms = 1;    // the L2 merges misses to a sector in flight from SMs s and t
                                    // when s / merge_group_sms == t / merge_group_sms
   uint32_t dram_fetch_bytes = 0;   // DRAM is read in aligned pieces of this many bytes (sector pairs)
-  uint32_t launch_read_bytes = 0;  // DRAM bytes a launch reads besides its arrays (code, constants)
+  uint32_t launch_read_bytes = 0;  // DRAM bytes a launch reads besides its arrays and its code
+                                   // (parameters, constant bank, ...)
+  std::string arch;                // what code for it is built as: "sm_90"
 };
+
+// The code of an empty kernel for sm_90 (nvcc 13: LDC of the stack pointer, EXIT, then the BRA to
+// itself that ends every function): 48 bytes, what a launch whose kernel's code is not known is
+// taken to read.
+inline constexpr uint32_t kEmptyKernelCodeBytes = 48;
 
 // The shared-memory carve-outs the driver may choose on compute capability 9.0 (KiB), CUDA C++
 // Programming Guide, "Compute Capability 9.0 / Shared Memory": 0, 8, 16, 32, 64, 100, 132, 164,

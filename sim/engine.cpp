@@ -229,6 +229,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
         device, e.opt.registers_per_thread, s,
         &e.per_site, &e.trace, one_block ? int64_t(sel.block) : -1);
     if (e.opt.control) e.hierarchy->StopWhen(&e.opt.control->cancel);
+    e.hierarchy->ReadsCode(e.opt.code_bytes);
   }
   {
     Watchdog watchdog(guard, e.opt.watchdog_seconds, detail::KernelProgress,

@@ -55,6 +55,9 @@ struct LaunchOptions {
   bool caches = true;
   const DeviceProfile* device = nullptr;
   uint32_t registers_per_thread = 0;
+  // The kernel's SASS (bytes; sim/compiled.h CodeBytes), which a launch reads from DRAM once;
+  // 0: not known (an empty kernel's is counted).
+  uint32_t code_bytes = 0;
 };
 
 namespace detail { struct ThreadCtx; class EngineImpl; }

@@ -40,6 +40,7 @@ struct MemoryHierarchy::Impl {
   bool fixed = false;
   uint64_t waves = 0;
   const std::atomic<bool>* cancel = nullptr;  // set: stop replaying at the next turn
+  uint32_t code_bytes = kEmptyKernelCodeBytes;  // the kernel's code, read from DRAM once
   uint64_t wave_start = 0;  // first block of the wave being recorded
   std::vector<BlockStream> blocks;  // the wave being recorded
   // The memory the wave's streams hold (their vectors' capacity, bytes) and the most they may
@@ -441,7 +442,8 @@ struct MemoryHierarchy::Impl {
     Replay();
     trace->caches.waves = waves;
     // The launch's own reads (its code, parameters and constants) belong to no source line.
-    trace->total.dram_read_bytes += device.launch_read_bytes;
+    trace->total.dram_read_bytes += device.launch_read_bytes + code_bytes;
+    trace->caches.code_bytes = code_bytes;
     // Steps that are not global accesses (shared, or never replayed) show the L1 as the step
     // before them left it.
     auto& until = trace->caches.l1_events_until;
@@ -473,5 +475,6 @@ void MemoryHierarchy::Record(const WarpInstruction& ins, int64_t trace_index, co
 void MemoryHierarchy::Barrier() { impl_->Barrier(); }
 void MemoryHierarchy::Finish(uint64_t shared_bytes) { impl_->Finish(shared_bytes); }
 void MemoryHierarchy::StopWhen(const std::atomic<bool>* cancel) { impl_->cancel = cancel; }
+void MemoryHierarchy::ReadsCode(uint32_t bytes) { impl_->code_bytes = bytes ? bytes : kEmptyKernelCodeBytes; }
 
 }  // namespace ws::sim

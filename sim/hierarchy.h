@@ -30,7 +30,7 @@
 //    Stores and atomics write their sectors (write-back, no fill from DRAM for a store: the L2
 //    keeps byte masks); dirty lines reach DRAM when evicted. Nothing is written back when the
 //    kernel ends: ncu sees those bytes written later, not in the kernel. A launch also reads
-//    launch_read_bytes (its code and constants) from DRAM, counted in the total only.
+//    its code and launch_read_bytes (parameters, constants) from DRAM, in the total only.
 // Memory: a wave's streams grow with the wave (shortcut v0 at n = 1024: about 260 MB). When
 // they hold more than `buffer_bytes` of memory (16 MiB by default) they are written to a
 // temporary file and read back through a 2 KiB window per warp during the replay, so memory
@@ -76,6 +76,9 @@ class MemoryHierarchy {
   // Finish then replays nothing: a cancelled simulation ends at once, its cache counters
   // covering part of what ran.
   void StopWhen(const std::atomic<bool>* cancel);
+  // The kernel's code (bytes, sim/compiled.h CodeBytes), which the launch reads from DRAM once
+  // beside the profile's launch_read_bytes; 0: not known, an empty kernel's (kEmptyKernelCodeBytes).
+  void ReadsCode(uint32_t bytes);
 
  private:
   struct Impl;

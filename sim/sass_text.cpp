@@ -115,6 +115,16 @@ void ClassifySass(const std::string& opcode, MemSpace* space, Op* op, uint8_t* w
   }
 }
 
+uint32_t CodeBytes(const CompiledKernel& k, ListingKind kind) {
+  if (kind == ListingKind::Ptx) return 0;
+  const auto& ins = k.instructions;
+  size_t last = ins.size();
+  while (last > 0 && ins[last - 1].opcode.rfind("NOP", 0) == 0) --last;
+  if (last == 0) return 0;
+  // It ends where the next instruction starts (every instruction is 16 bytes from sm_70 on).
+  return last < ins.size() ? ins[last].offset : ins[last - 1].offset + 16;
+}
+
 void FindLoops(CompiledKernel& k) {
   k.loops.clear();
   std::map<uint32_t, uint32_t> by_header;  // first -> last branch back to it

@@ -241,6 +241,7 @@ struct Trace {
     uint32_t l1_bytes = 0, l1_sets = 0, l1_ways = 0;
     uint64_t l2_bytes = 0;
     uint64_t waves = 0;
+    uint32_t code_bytes = 0;          // the kernel's code the launch read from DRAM
     int64_t traced_sm = -1;           // the SM that runs the selected block (-1: none selected)
     // The L1 of traced_sm as it changes, for a picture of it: each event sets a slot (set *
     // ways + way) to a line (~0: emptied) with its valid sectors. l1_events_until[i] is

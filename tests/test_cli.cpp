@@ -229,9 +229,19 @@ TEST(Cli, CacheCountersOnlyWhenTheCachesAreSimulated) {
   const auto on = Cli("stats transpose/copy --n 64 --json");
   const auto jon = nlohmann::json::parse(on.out, nullptr, false);
   ASSERT_TRUE(jon.is_object()) << on.out;
-  // in: 64 x 64 floats = 512 sectors, read from DRAM in 256 pairs of 64 B, and the launch's own
-  // 2560 B (code and constants).
-  EXPECT_EQ(jon["metrics"].value("dram__bytes_read.sum", -1.0), 256.0 * 64 + 2560);
+  // in: 64 x 64 floats = 512 sectors, read from DRAM in 256 pairs of 64 B, the launch's own
+  // 2512 B (parameters, constants) and the kernel's code: copy_kernel's SASS through its last
+  // instruction before the padding NOPs, as `warpscope sass --all` lists it (48 B, an empty
+  // kernel's, where this build has no GPU code).
+  uint32_t code = 48;
+  const auto sass = Cli("sass transpose/copy --all --json");
+  if (const auto js = nlohmann::json::parse(sass.out, nullptr, false); sass.code == 0 && js.is_object()) {
+    const auto& ins = js["kernels"][0]["instructions"];
+    for (const auto& i : ins)
+      if (i["opcode"].get<std::string>().rfind("NOP", 0) != 0) code = i["offset"].get<uint32_t>() + 16;
+  }
+  EXPECT_EQ(jon["caches"].value("code_bytes", 0u), code);
+  EXPECT_EQ(jon["metrics"].value("dram__bytes_read.sum", -1.0), 256.0 * 64 + 2512 + code);
 }
 
 // `warpscope --version` prints one line, "warpscope VERSION (commit C)", exit 0, where C is the

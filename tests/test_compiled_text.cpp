@@ -111,6 +111,43 @@ TEST(Nvdisasm, ABranchBackClosesALoopAndABranchToItselfDoesNot) {
   EXPECT_EQ(k.instructions[1].loop, -1);   // the forward branch before it
 }
 
+// nvdisasm -c of an empty kernel (__global__ void empty_kernel() {}) for sm_90, nvcc 13: three
+// instructions, then NOPs that pad the function to 256 bytes.
+const char* kEmptySm90 = R"txt(
+//--------------------- .text._Z12empty_kernelv   --------------------------
+	.section	.text._Z12empty_kernelv,"ax",@progbits
+	.align	128
+        .global         _Z12empty_kernelv
+        .type           _Z12empty_kernelv,@function
+        .size           _Z12empty_kernelv,(.L_x_2 - _Z12empty_kernelv)
+        .other          _Z12empty_kernelv,@"STO_CUDA_ENTRY STV_DEFAULT"
+_Z12empty_kernelv:
+.text._Z12empty_kernelv:
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+.L_x_1:
+        /*0010*/                   EXIT ;
+.L_x_0:
+        /*0020*/                   BRA `(.L_x_0);
+        /*0030*/                   NOP;
+        /*0040*/                   NOP;
+        /*00e0*/                   NOP;
+        /*00f0*/                   NOP;
+.L_x_2:
+)txt";
+
+TEST(Nvdisasm, CodeBytesEndWhereThePaddingNopsBegin) {
+  // LDC, EXIT and BRA at 0x00, 0x10, 0x20: the code is 0x30 = 48 bytes, the empty kernel's
+  // (kEmptyKernelCodeBytes); the reduce4 excerpt ends with BRA at 0x450: 0x460 bytes. A PTX
+  // listing has no byte offsets: 0.
+  const auto empty = ParseNvdisasm(kEmptySm90);
+  ASSERT_EQ(empty.size(), 1u);
+  EXPECT_EQ(CodeBytes(empty[0], ListingKind::Sass), 48u);
+  EXPECT_EQ(CodeBytes(empty[0], ListingKind::Ptx), 0u);
+  const auto r4 = ParseNvdisasm(kReduce4Sm90);
+  ASSERT_EQ(r4.size(), 1u);
+  EXPECT_EQ(CodeBytes(r4[0], ListingKind::Sass), 0x460u);
+}
+
 TEST(SassOpcodes, WidthSpaceAndOpComeFromTheOpcodeAndItsModifiers) {
   struct Case { const char* opcode; MemSpace space; Op op; int width; };
   const Case cases[] = {

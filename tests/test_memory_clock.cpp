@@ -39,7 +39,8 @@ struct Launch {
 };
 // `blocks` blocks of `warps` warps each, block b on SM b; block b's accesses in issue order
 // per warp (the hierarchy interleaves the warps by their clocks).
-Launch Replay(const std::vector<std::vector<Access>>& blocks, uint32_t warps, const DeviceProfile& d) {
+Launch Replay(const std::vector<std::vector<Access>>& blocks, uint32_t warps, const DeviceProfile& d,
+              uint32_t code_bytes = 0) {
   LaunchShape shape;
   shape.grid = {uint32_t(blocks.size()), 1, 1};
   shape.block = {32 * warps, 1, 1};
@@ -47,6 +48,7 @@ Launch Replay(const std::vector<std::vector<Access>>& blocks, uint32_t warps, co
   Launch out;
   {
     MemoryHierarchy h(d, 32, shape, &per_site, &out.trace, -1);
+    h.ReadsCode(code_bytes);
     for (size_t b = 0; b < blocks.size(); ++b) {
       h.BeginBlock(b, warps, 0);
       for (const Access& a : blocks[b]) {
@@ -156,6 +158,19 @@ TEST(MemoryClock, AnIsolatedSectorIsReadFromDramAsAPair) {
   const Launch s = Replay({{Lanes(0, Op::Load, kBase, 128), Lanes(1, Op::Load, kBase + 32, 128)}}, 2, d);
   EXPECT_EQ(s.c.l2_hits[kLd], 0u);
   EXPECT_EQ(s.dram, 64u * 32 + 2560);
+}
+
+TEST(MemoryClock, ALaunchReadsItsCodeFromDramOnce) {
+  // 200 blocks of one warp on 132 SMs read one sector each (its own line). A launch whose code is
+  // 3,696 bytes (shortcut/v1's SASS for sm_90) reads them once, whatever its blocks: 200 sector
+  // pairs of 64 B, the launch's 2,512 B and the code. Code not known: an empty kernel's 48 B,
+  // 2,560 B with the launch's own, as an empty kernel measures.
+  std::vector<std::vector<Access>> blocks;
+  for (uint64_t b = 0; b < 200; ++b) blocks.push_back({One(0, Op::Load, kBase + 128 * b)});
+  EXPECT_EQ(Replay(blocks, 1, H100(), 3696).dram, 200u * 64 + 2512 + 3696);
+  const Launch r = Replay(blocks, 1, H100());
+  EXPECT_EQ(r.dram, 200u * 64 + 2560);
+  EXPECT_EQ(r.trace.caches.code_bytes, 48u);
 }
 
 TEST(MemoryClock, IssueQueueGivesEarliestCycleFirstAndACyclesWarpsInPushOrder) {

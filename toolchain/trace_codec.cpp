@@ -10,7 +10,7 @@ namespace ws::toolchain {
 using sim::Trace;
 
 static_assert(sizeof(sim::WarpInstruction) == 312 && sizeof(sim::Finding) == 96 && sizeof(sim::ArrayInfo) == 120 &&
-                  sizeof(sim::Site) == 40 && sizeof(Trace::Caches) == 168 && sizeof(Trace) == 768 &&
+                  sizeof(sim::Site) == 40 && sizeof(Trace::Caches) == 176 && sizeof(Trace) == 776 &&
                   sizeof(sim::LaunchShape) == 28,
               "a trace type changed: encode and decode its new fields in toolchain/trace_codec.cpp, then update "
               "these sizes");
@@ -132,6 +132,7 @@ void EncodeTrace(const Trace& t, wire::Writer& w) {
   w.U64(c.l1_ways);
   w.U64(c.l2_bytes);
   w.U64(c.waves);
+  w.U64(c.code_bytes);
   w.I64(c.traced_sm);
   w.U64(c.l1_events.size());
   for (const auto& e : c.l1_events) {
@@ -231,6 +232,7 @@ Trace DecodeTrace(wire::Reader& r) {
   if (uint64_t(c.l1_sets) * c.l1_ways > (uint64_t(1) << 24)) r.Fail("holds an L1 of more than 2^24 lines");
   c.l2_bytes = r.U64();
   c.waves = r.U64();
+  c.code_bytes = r.U32("the code bytes");
   c.traced_sm = r.I64();
   if (c.traced_sm < -1) r.Fail("holds an SM index below -1");
   c.l1_events.resize(r.Count(3, "L1 events"));

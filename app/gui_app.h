@@ -187,7 +187,7 @@ class Gui : private KeyTarget {
   void DrawFrame();
   void DrawSidePanel(float width, float height);
   void DrawStatusLine();
-  std::string StatusText();
+  std::string StatusText(float width);
 
   GuiOptions opt_;
   GuiSettings settings_;

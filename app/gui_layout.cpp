@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "visual/text_fit.h"
+
 namespace ws::app {
 
 // The pane's first error (errors = true) or first warning.
@@ -17,18 +19,19 @@ const sim::Finding* FirstFinding(const Pane& p, bool errors) {
   return nullptr;
 }
 
-// Presenter mode's one line at the bottom: where we are and how B follows.
-std::string Gui::StatusText() {
+// Presenter mode's one line at the bottom: where we are and how B follows, and how to leave
+// presenter mode where that still fits on the line (`width`): the picture keeps the height.
+std::string Gui::StatusText(float width) {
   const Pane& f = Focused();
   std::string s = visual::StepLabel(f.step, int(f.steps.size())) + " \xc2\xb7 block " + std::to_string(pb_.block) + ", warp " +
                   std::to_string(pb_.warp) + (pb_.whole_block ? " (whole block)" : "");
   if (Compare()) s += " \xc2\xb7 " + visual::FollowSentence(focus_ ? "A" : "B", focus_ ? "B" : "A", follow_, follow_why_);
-  return s + " \xc2\xb7 P leaves presenter mode";
+  return visual::FitText({s + " \xc2\xb7 P leaves presenter mode", s}, width);
 }
 
 void Gui::DrawStatusLine() {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped("%s", StatusText().c_str());
+  ImGui::TextWrapped("%s", StatusText(ImGui::GetContentRegionAvail().x).c_str());
   ImGui::PopStyleColor();
 }
 
@@ -58,7 +61,7 @@ void Gui::DrawFrame() {
     const float legend_h = visual::LegendView::Height(avail.x, scale_);
     // Presenter mode: one status line at the bottom; otherwise the timeline bar.
     // (as tall as its wrapped lines: no empty band under it).
-    const float bottom_h = present_ ? ImGui::CalcTextSize(StatusText().c_str(), nullptr, false, avail.x).y + style.ItemSpacing.y
+    const float bottom_h = present_ ? ImGui::CalcTextSize(StatusText(avail.x).c_str(), nullptr, false, avail.x).y + style.ItemSpacing.y
                                     : visual::TimelineView::Height(Compare(), scale_);
     const float body_h = avail.y - legend_h - bottom_h - style.ItemSpacing.y * 2;
     const float spacing = style.ItemSpacing.x;

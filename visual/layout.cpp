@@ -79,8 +79,11 @@ Showing Show(const PlanArray& a, float w, float h, float scale) {
   const GridShape fp = Footprint(a);
   const float fp_fit = std::max(WholePixels(std::min({legible, std::max(w, 0.0f) / float(fp.cols), std::max(h, 0.0f) / float(fp.rows)})),
                                 kLeastCell);
-  // The whole array as large as the footprint alone: whole it is.
+  // The whole array as large as the footprint alone: whole it is. A shared tile also where whole
+  // its cells lose at most an eighth of the footprint's (the padded 33x32 tile at 13 px rather
+  // than its first 32 rows at 14: the padding row is the lesson).
   if (WholePixels(fit) >= fp_fit) return {true, WholePixels(fit)};
+  if (a.tile && WholePixels(fit) >= std::max(kLeastCell, 0.875f * fp_fit)) return {true, WholePixels(fit)};
   return {false, fp_fit};
 }
 

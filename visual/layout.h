@@ -62,7 +62,8 @@ inline float LargestCell(float scale) { return 56.0f * scale; }
 // The smallest cell a region shrinks to for the step's footprint (px): below it the slot runs past
 // its share of the room and the pane scrolls to it.
 inline constexpr float kLeastCell = 4.0f;
-// A shared-memory tile the step touches is drawn whole wherever its cells can be this large (px).
+// A shared-memory tile the step touches is drawn whole wherever its cells can be this large (px),
+// and wherever whole its cells are at least 7/8 of the size the step's footprint alone gets.
 inline constexpr float kTileCell = 16.0f;
 // Arrays of at most this many cells (a counter, a result) get a small fixed strip.
 inline constexpr uint64_t kTinyCells = 8;

@@ -26,8 +26,29 @@ ImFont* LargestFont() {
   return best;
 }
 
+// The details' wrapped lines cut to at most `most` lines (a cut last line ends with an ellipsis,
+// the rest of the text with it).
+std::string KeepLines(const std::string& wrapped, int most, float width) {
+  std::string out;
+  size_t at = 0;
+  for (int line = 0; at < wrapped.size(); ++line) {
+    const size_t end = wrapped.find('\n', at);
+    if (line + 1 == most && end != std::string::npos) {  // the last line kept, more after it
+      std::string rest = wrapped.substr(at);
+      std::replace(rest.begin(), rest.end(), '\n', ' ');
+      return out + Ellipsize(rest, width);
+    }
+    out += wrapped.substr(at, end == std::string::npos ? std::string::npos : end - at + 1);
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return out;
+}
+
 // The headline in the large font, the details under it in the text font, both wrapped to the
-// pane's width; the badge grows in height to hold them.
+// pane's width; the badge grows in height to hold them. The details take at most an eighth of the
+// height left in the pane (one line at least; the whole text in the badge's tooltip): a short pane
+// (a 720-line projector at scale 2) keeps its height for the picture, which is the lesson.
 Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_headline, float scale, bool global,
                    const char* what) {
   const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -41,7 +62,11 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_hea
   // narrow or short pane keeps room for the lanes and the picture, and nothing is cut.
   ImFont* head_font = font ? font : ImGui::GetFont();
   // Lines break at spaces only ("12.5%" stays whole).
+  const std::string all_details = details;
   details = WrapAtSpaces(ImGui::GetFont(), ImGui::GetFontSize(), details, wrap);
+  const float avail_h = ImGui::GetContentRegionAvail().y;
+  details = KeepLines(details, std::max(1, int(avail_h / 8.0f / ImGui::GetTextLineHeight())), wrap);
+  const bool short_pane = avail_h < 16.0f * ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 ds = details.empty() ? ImVec2(0, 0) : ImGui::CalcTextSize(details.c_str(), nullptr, false, wrap);
   const float gap = details.empty() ? 0.0f : 2.0f * scale;
   const float room = 0.5f * ImGui::GetContentRegionAvail().y - ds.y - gap - 2 * pad;
@@ -49,7 +74,9 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_hea
   std::string headline = WrapAtSpaces(head_font, head_size, caption.headline, wrap);
   ImVec2 hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, headline.c_str());
   const float least = std::min(head_font->FontSize, std::max(ImGui::GetFontSize(), min_headline));
-  while ((hs.y > 2.5f * head_size || hs.y > room) && head_size > least + 0.5f) {
+  // A short pane keeps the headline on one line where `least` allows.
+  const float most_lines = short_pane ? 1.5f : 2.5f;
+  while ((hs.y > most_lines * head_size || hs.y > room) && head_size > least + 0.5f) {
     head_size = std::max(head_size * 0.85f, least);
     headline = WrapAtSpaces(head_font, head_size, caption.headline, wrap);
     hs = head_font->CalcTextSizeA(head_size, FLT_MAX, wrap, headline.c_str());
@@ -65,7 +92,8 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_hea
                 Pack(kHeadlineDetail), details.c_str(), nullptr, wrap);
   ImGui::Dummy(ImVec2(r.w, r.h));
   if (ImGui::IsItemHovered())
-    WrappedTooltip(std::string(what) + "\n\n" + CostHelp(global));
+    WrappedTooltip(std::string(what) + "\n\n" + caption.headline + (all_details.empty() ? "" : "\n" + all_details) + "\n\n" +
+                   CostHelp(global));
   return r;
 }
 

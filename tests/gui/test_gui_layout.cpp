@@ -65,12 +65,14 @@ const std::vector<Shot>& Shots() {
     // at a whole block's third step, a read by 8 warps of 16 lines each ("FAMILY+l1block").
     // And the transpose lesson's tile read (its third step, "transpose+tile"), where a 32-way conflict
     // meets the padded tile; and pairs v1 beside v3 at v1's atomic (step 64, "pairs+atomic", at
-    // 1280x720 scale 1 in both modes), which by role stands beside v3's atomic.
+    // 1280x720 scale 1 in both modes), which by role stands beside v3's atomic; and pairs v2 beside
+    // v2_diagonal at their first read of the tile _b ("pairs+broadcast"): one word read by all 32
+    // lanes beside 32 words in 32 banks.
     std::vector<std::pair<const kernels::FamilyEntry*, std::string>> runs;
     for (const auto& f : kernels::Catalog()) {
       runs.push_back({&f, ""}), runs.push_back({&f, "last"});
       if (f.info.name == "transpose") runs.push_back({&f, "tile"});
-      if (f.info.name == "pairs") runs.push_back({&f, "atomic"});
+      if (f.info.name == "pairs") runs.push_back({&f, "atomic"}), runs.push_back({&f, "broadcast"});
     }
     if (!kernels::Catalog().empty()) {
       runs.push_back({&kernels::Catalog().front(), "chart"});
@@ -86,6 +88,7 @@ const std::vector<Shot>& Shots() {
                                        : "--variant " + a + " --no-compare";
       if (side == "tile") pair = "--variant transpose/shared --compare transpose/shared_padded --step 2";
       else if (side == "atomic") pair = "--variant pairs/v1 --compare pairs/v3 --step 64";
+      else if (side == "broadcast") pair = "--variant pairs/v2 --compare pairs/v2_diagonal --step 2";
       else if (side == "last") pair += " --step 1000000";  // clamped to the last step
       else if (side == "l1block") pair += " --side l1 --whole-block --step 2";
       else if (!side.empty()) pair += " --side " + side;
@@ -147,12 +150,6 @@ std::string Key(const Shot& s) { return s.family + " " + s.config.Name(); }
 
 Rect RectOf(const nlohmann::json& r) { return {r[0].get<float>(), r[1].get<float>(), r[2].get<float>(), r[3].get<float>()}; }
 
-const nlohmann::json* Window(const Shot& s, const std::string& name) {
-  for (const auto& w : s.layout["windows"])
-    if (w["name"] == name) return &w;
-  return nullptr;
-}
-
 // "warpscope##root/pane_1A2B3C4D" at (642, 60) -> "pane@642,60".
 std::string WindowName(const std::string& full, const nlohmann::json& rect) {
   std::string w = full.substr(full.rfind('/') == std::string::npos ? 0 : full.rfind('/') + 1);
@@ -189,9 +186,16 @@ TEST(LayoutRules, NoTextIsClipped) {
       const Rect r = RectOf(t["rect"]), c = RectOf(t["clip"]);
       const bool cut_x = r.x < c.x - 0.25f || r.x + r.w > c.x + c.w + 0.25f;
       const bool cut_y = r.y < c.y - 0.25f || r.y + r.h > c.y + c.h + 0.25f;
-      // Scrolled content: cut only on axes its window has a scrollbar for.
-      const nlohmann::json* w = Window(s, t["window"].get<std::string>());
-      const bool scrolls_x = w && w->value("scrollbar_x", false), scrolls_y = w && w->value("scrollbar_y", false);
+      // Scrolled content: cut only on axes its window, or a window it is in, has a scrollbar for
+      // (a pane that scrolls its arrays into sight cuts the label above them).
+      bool scrolls_x = false, scrolls_y = false;
+      const std::string window = t["window"].get<std::string>();
+      for (const auto& w : s.layout["windows"]) {
+        const std::string name = w["name"].get<std::string>();
+        if (window.compare(0, name.size(), name) != 0 || (window.size() > name.size() && window[name.size()] != '/')) continue;
+        scrolls_x = scrolls_x || w.value("scrollbar_x", false);
+        scrolls_y = scrolls_y || w.value("scrollbar_y", false);
+      }
       if ((cut_x || cut_y) && (!cut_x || scrolls_x) && (!cut_y || scrolls_y)) continue;
       auto& d = failed[Key(s)];
       d += (d.empty() ? "" : "; ") + Quote(t);
@@ -445,7 +449,9 @@ TEST(LayoutRules, TextGrowsWithTheScreen) {
 // The bank view draws every lane of its tallest stack and all 32 banks, inside the pane's view,
 // never a "+N more": at the transpose tile's read ("transpose+tile") A's 32 lanes read one column
 // of the 32x32 tile, 32 words all in bank 0 (32 marks), and B's padded tile spreads them over the
-// 32 banks, one mark each.
+// 32 banks, one mark each. At pairs' first read of the tile ("pairs+broadcast") v2's 32 lanes read
+// _b[0]: one stack of 32 marks in bank 0, marked free; v2_diagonal's read _b[(32 + l) % 32], one
+// word in each bank.
 TEST(LayoutRules, TheBankViewDrawsEveryLaneOfItsTallestStack) {
   std::map<std::string, std::string> failed;
   for (const auto& s : Shots()) {
@@ -469,9 +475,27 @@ TEST(LayoutRules, TheBankViewDrawsEveryLaneOfItsTallestStack) {
           r.x + r.w > float(s.config.w) + 0.5f)
         d << p["pane"].get<std::string>() << ": stack of " << p["rows"].get<int>() << " at " << p["slot_h"].get<float>()
           << " px ends at " << stack_bottom << "; ";
-      if (s.family == "transpose+tile") {
+      if (s.family == "transpose+tile" || s.family == "pairs+broadcast") {
         const int want = p["pane"] == "A" ? 32 : 1;
         if (p["rows"].get<int>() != want) d << p["pane"].get<std::string>() << ": " << p["rows"].get<int>() << " marks, not " << want << "; ";
+      }
+      // A broadcast is a stack like a conflict's, marked free: the word "free" under A's bank
+      // header, inside the bank view (v2's 32 lanes read _b[0], bank 0).
+      // (Where the pane scrolls the bank view below its visible part, nothing there is drawn.)
+      bool below_fold = false;
+      for (const auto& w : s.layout["windows"]) {
+        const Rect wr = RectOf(w["rect"]), c = RectOf(w["clip"]);
+        if (w["name"].get<std::string>().find("/pane_") != std::string::npos && r.x >= wr.x && r.x < wr.x + wr.w &&
+            w.value("scrollbar_y", false) && r.y + p["header_h"].get<float>() > c.y + c.h)
+          below_fold = true;
+      }
+      if (s.family == "pairs+broadcast" && p["pane"] == "A" && !below_fold) {
+        bool free = false;
+        for (const auto& t : s.layout["text"]) {
+          const Rect q = RectOf(t["rect"]);
+          free = free || (t["text"] == "free" && q.x >= r.x - 0.5f && q.x + q.w <= r.x + r.w + 0.5f && q.y >= r.y - 0.5f);
+        }
+        if (!free) d << "A: the broadcast's stack is not marked \"free\"; ";
       }
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
@@ -563,17 +587,48 @@ TEST(LayoutRules, BFollowsAByRoleWhereTheRolesMatch) {
     if (!said.count(why)) d << "mode " << mode << " not by the rule (" << why << "); ";
     else if (words != said.at(why) || (mode == "role") != (why == "roles match")) d << mode << " says \"" << words << "\"; ";
     if (mode == "role" && a["role"] != b["role"]) d << "A " << a["role"] << " beside B " << b["role"] << "; ";
-    // The timeline's button says as much of the sentence as fits (at least "B: by role"); the
-    // status line all of it.
+    // The status line says all of the sentence; the timeline's button as much of it as fits
+    // ("B: in lockstep" at the least).
     const std::string text = FrameText(s);
-    const std::string short_words = words.substr(words.find(" A ") + 3);
-    if (text.find(s.config.present ? words : short_words) == std::string::npos) d << "\"" << words << "\" is not on screen; ";
+    const std::string least = mode == "role" ? "role" : mode == "lockstep" ? "lockstep" : "alone";
+    if (text.find(s.config.present ? words : least) == std::string::npos) d << "\"" << words << "\" is not on screen; ";
     if (s.family == "pairs+atomic" &&
         (mode != "role" || a["step"] != 64 || b["step"] != 66 || a["role"] != "red.global ans" || b["role"] != "red.global ans"))
       d << "A " << a.dump() << ", B " << b.dump() << "; ";
     if (!d.str().empty()) failed[Key(s)] = d.str();
   }
   Judge("follow_by_role", failed);
+}
+
+// A shared tile the step touches is drawn whole, not a region of it: transpose's 32x32 tile (33x32
+// padded) at its column read and pairs' 32-float _b, every cell in view from (0, 0).
+TEST(LayoutRules, TheSharedTileTheStepTouchesIsWhole) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object() || (s.family != "transpose+tile" && s.family != "pairs+broadcast")) continue;
+    const std::string tile = s.family == "transpose+tile" ? "tile" : "_b";
+    std::ostringstream d;
+    for (const std::string pane : {"A", "B"}) {
+      const nlohmann::json* g = nullptr;
+      for (const auto& p : s.layout["placed"])
+        if (p["kind"] == "grid" && p["pane"] == pane && p["name"] == tile) g = &p;
+      if (!g) {
+        d << pane << ": no grid of " << tile << "; ";
+        continue;
+      }
+      const Rect r = RectOf((*g)["rect"]);
+      const float cell = CellSize(*g);
+      const uint64_t rows = (*g)["rows"].get<uint64_t>(), cols = (*g)["cols"].get<uint64_t>();
+      const uint64_t want_rows = tile == "_b" ? 1 : pane == "A" ? 32 : 33;
+      // (At the least cell, 4 px, the room is too small for the footprint: the pane scrolls.)
+      if (cell > 4.0f && (rows != want_rows || cols != 32 || (*g)["row0"] != 0 || (*g)["col0"] != 0 ||
+                          r.h + 0.5f < cell * float(rows) || r.w + 0.5f < cell * float(cols)))
+        d << pane << " " << tile << ": " << rows << "x" << cols << " from (" << (*g)["row0"] << ", " << (*g)["col0"] << "), "
+          << r.w << "x" << r.h << " px at " << cell << " px; ";
+    }
+    if (!d.str().empty()) failed[Key(s)] = d.str();
+  }
+  Judge("tile_whole", failed);
 }
 
 }  // namespace

@@ -254,6 +254,24 @@ TEST(Plan, ASharedTileIsWholeWhereverItsCellsReach16Px) {
   EXPECT_FLOAT_EQ(g[0].cell, 18.0f);
 }
 
+TEST(Plan, APaddedTileIsWholeWhereItsCellsLoseAtMostAnEighth) {
+  // The padded transpose tile, 33 rows of 32 floats, read down a column (footprint 32 x 1), in
+  // 600 x 491.2 at scale 1.4 (30 px label, 11.2 px gap): 450 px for the cells. Its first 32 rows
+  // would take floor(450 / 32) = 14 px cells, the whole tile floor(450 / 33) = 13 px: 13 >= 7/8 of
+  // 14 (12.25), so the whole tile, padding row and all.
+  PlanArray tile{"tile", {33, 32}, true, 32};
+  tile.warp_cols = 1;
+  tile.tile = true;
+  const auto t = PlanMemoryView({tile}, Rect{0, 0, 600, 491.2f}, 1.4f, 30.0f);
+  EXPECT_TRUE(t[0].whole);
+  EXPECT_FLOAT_EQ(t[0].cell, 13.0f);
+  // In 130 px for the cells: 32 rows at 4 px (floor(4.06)), the whole tile at 3 px, below the
+  // least cell: the footprint's rows at 4 px, the last row out of view.
+  const auto s = PlanMemoryView({tile}, Rect{0, 0, 600, 171.2f}, 1.4f, 30.0f);
+  EXPECT_FALSE(s[0].whole);
+  EXPECT_FLOAT_EQ(s[0].cell, 4.0f);
+}
+
 TEST(Plan, TheHallGivesTheRoomToWhatTheStepTouches) {
   // Presenter mode at the transpose tile's read: in and out (64x64) untouched by the step, the
   // tile (32x32) read down a column (footprint 32 x 1), in 340x314 at scale 1.4 (30 px labels,

@@ -67,13 +67,14 @@ struct Pane {
   visual::MemoryFlow flow;  // the launch's traffic for the memory chart, set when a simulation arrives
   visual::Rect rect;  // where the pane was drawn last frame
   bool overflowed = false;  // last frame's views ran past the pane's bottom
-  // The pane scrolls from the frame after its views first ran past its bottom until its step or
-  // size changes: its scrollbar, once shown, stays. (A scrollbar narrows the pane, the views then
-  // fit, the scrollbar went and they ran past again: shortcut v0's pane alternated between two
-  // layouts frame by frame at its last step at 1920x1080.)
+  // The pane scrolls from the frame after its views first ran past its bottom until its
+  // simulation or size changes: its scrollbar, once shown, stays, from step to step too (a
+  // scrollbar narrows the pane, the views then fit, the scrollbar went and they ran past again:
+  // shortcut v0's pane alternated between two layouts frame by frame at its last step at
+  // 1920x1080; and playing, a scrollbar that came back a frame after each step would jolt it).
   bool scrolls = false;
   struct ScrollKey {
-    uint64_t version = 0;  // the shown step's
+    const void* outcome = nullptr;
     float width = 0, height = 0, scale = 0;
     bool operator==(const ScrollKey&) const = default;
   } scroll_key;

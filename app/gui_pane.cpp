@@ -18,9 +18,9 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   const bool focused = &p == &Focused();
   ImGui::PushStyleColor(ImGuiCol_Border, focused && Compare() ? ImGui::ColorConvertU32ToFloat4(visual::Pack(visual::kHighlight)) : ImGui::GetStyle().Colors[ImGuiCol_Border]);
   // The views fill the pane; a pane too short for its badge, lanes and one row of cells scrolls
-  // rather than hides them (from the frame after they ran past its bottom edge, until the step or
-  // the pane's size changes: see Pane::scrolls).
-  const Pane::ScrollKey scroll_key{p.shown_step.version, width, height, scale_};
+  // rather than hides them (from the frame after they ran past its bottom edge, until the
+  // simulation or the pane's size changes: see Pane::scrolls).
+  const Pane::ScrollKey scroll_key{p.outcome.get(), width, height, scale_};
   if (!(scroll_key == p.scroll_key)) p.scroll_key = scroll_key, p.scrolls = false;
   ImGui::BeginChild("pane", ImVec2(width, height), true,
                     p.scrolls ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);

@@ -100,17 +100,20 @@ PlanArray Wrapped(const PlanArray& a, uint64_t cols) {
 
 // The shape that shows `a` best in w x h: its own when it fits whole at the legible size or is a
 // matrix; else, for a wrapped array, rows of half or a quarter of a line where they show the
-// step's footprint (or the whole array) in larger cells, the widest of the best.
+// step's footprint (or the whole array) in larger cells, the widest of the best. An array whole
+// in rows of a line stays so unless narrower rows make its cells a quarter larger: pairs' b (256
+// floats) in presenter mode at 1280x720 was a region of half-line rows at 19 px beside the whole
+// array at 18, a line the warp reads cut over two rows.
 PlanArray BestWrap(const PlanArray& a, float w, float h, float scale) {
   PlanArray best = a;
   if (a.min_cols == 0 || a.min_cols >= a.shape.cols) return best;
   const Showing own = Show(a, w, h, scale);
   if (own.whole && own.cell >= LegibleCell(scale)) return best;  // whole, rows of a line
-  float best_cell = own.cell;
+  float best_cell = own.whole ? own.cell * 1.25f : own.cell * 1.01f;
   for (uint64_t cols = a.shape.cols / 2; cols >= a.min_cols && cols % a.min_cols == 0; cols /= 2) {
     const PlanArray c = Wrapped(a, cols);
     const float cell = Show(c, w, h, scale).cell;
-    if (cell > best_cell * 1.01f) best = c, best_cell = cell;
+    if (cell > best_cell) best = c, best_cell = cell * 1.01f;
   }
   return best;
 }

@@ -254,6 +254,21 @@ TEST(Plan, ASharedTileIsWholeWhereverItsCellsReach16Px) {
   EXPECT_FLOAT_EQ(g[0].cell, 18.0f);
 }
 
+TEST(Plan, AWholeArrayKeepsItsLineRowsUnlessNarrowerRowsAreAQuarterLarger) {
+  // pairs' b, 256 floats in 8 rows of a 128-byte line (32 cells; a sector is 8), one row read, in
+  // 600 x 300 at scale 1.4 (legible 19.2 px; 30 px label and 11.2 px gap: 258.8 px for the cells).
+  // Whole in line rows: floor(min(600 / 32, 258.8 / 8)) = 18 px. Half-line rows (16 x 16) would
+  // need 16 x 16 px = 256 px: 16 px whole, or a region holding the read's 2 rows at the legible
+  // 19 px; quarter rows the same 19. 19 is not a quarter more than 18 (22.5): whole, in line rows.
+  PlanArray b{"b", {8, 32}, true, 1};
+  b.min_cols = 8;
+  const auto slots = PlanMemoryView({b}, Rect{0, 0, 600, 300}, 1.4f, 30.0f);
+  EXPECT_TRUE(slots[0].whole);
+  EXPECT_FLOAT_EQ(slots[0].cell, 18.0f);
+  EXPECT_EQ(slots[0].shape.rows, 8u);
+  EXPECT_EQ(slots[0].shape.cols, 32u);
+}
+
 TEST(Plan, APaddedTileIsWholeWhereItsCellsLoseAtMostAnEighth) {
   // The padded transpose tile, 33 rows of 32 floats, read down a column (footprint 32 x 1), in
   // 600 x 491.2 at scale 1.4 (30 px label, 11.2 px gap): 450 px for the cells. Its first 32 rows

@@ -72,7 +72,8 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
     t.lane = i % kWarpSize;
     t.warp = i / kWarpSize;
     t.engine = this;
-    t.epoch = t.line = t.ord = 0;
+    t.epoch = t.line = 0;
+    t.sites.Clear();
     t.last_loc = {};
     t.size = t.head = 0;
     t.progress = 0;
@@ -168,7 +169,7 @@ void SyncThreads(ThreadCtx& t, std::source_location loc) {
   t.pause = Pause::Barrier;
   t.engine->Yield(t);
   t.line = 0;  // after the barrier, grouping restarts in a fresh epoch
-  t.ord = 0;
+  t.sites.Clear();
 }
 
 }  // namespace detail

@@ -2,6 +2,7 @@
 // groups the threads' accesses into warp instructions and feeds them to the memory rules.
 // Section index: [SECTION] Engine · [SECTION] ThreadCtx · [SECTION] hooks
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -126,13 +127,46 @@ struct LaneEvent {
 
 inline constexpr uint32_t kChunk = 64;  // events a lane buffers before the warp catches up
 
+// The sites (column and op) a thread has reached on its current source line, and how often: the
+// ordinal in the grouping key (NextKey). Sites past kMax on one line count in `more`.
+struct LineSites {
+  static constexpr uint32_t kMax = 16;
+  uint16_t site[kMax];   // column << 4 | op code
+  uint16_t count[kMax];  // how often reached
+  uint32_t size = 0, more = 0;
+  void Clear() { size = more = 0; }
+  // The ordinal of this visit to `s`: 0 the first time on the line, 1 the next, ...
+  WS_INLINE uint32_t Next(uint16_t s) {
+    for (uint32_t i = 0; i < size; ++i)
+      if (site[i] == s) return count[i]++;
+    if (size == kMax) return 0x8000 | (more++ & 0x7fff);  // a line of more than 16 sites: by order
+    site[size] = s;
+    count[size++] = 1;
+    return 0;
+  }
+  // Lanes that meet at a warp operation go on as one: each site counted as often as the lane
+  // that reached it most.
+  void Merge(const LineSites& o) {
+    for (uint32_t j = 0; j < o.size; ++j) {
+      uint32_t i = 0;
+      while (i < size && site[i] != o.site[j]) ++i;
+      if (i < size) count[i] = std::max(count[i], o.count[j]);
+      else if (size < kMax) site[size] = o.site[j], count[size++] = o.count[j];
+    }
+    more = std::max(more, o.more);
+  }
+};
+
 // Per thread (fiber) state. The dialect reads thread_idx & co. through t_current.
 struct ThreadCtx {
   Uint3 thread_idx, block_idx, block_dim, grid_dim;
   uint32_t linear = 0, lane = 0, warp = 0;
   EngineImpl* engine = nullptr;
-  // Grouping key state: epoch counts backward jumps in source lines (loop iterations).
-  uint32_t epoch = 0, line = 0, ord = 0;
+  // Grouping key state: epoch counts backward jumps in source lines (loop iterations); on the
+  // current line, how many times the thread has reached each site (column and op), so that lanes
+  // that took different paths through one statement still meet at its later accesses.
+  uint32_t epoch = 0, line = 0;
+  LineSites sites;
   std::source_location last_loc;  // the last access or synchronisation the thread reached
   uint32_t size = 0, head = 0;  // buffered events [head, size)
   // Progress: accesses and synchronisations made, counted per chunk of buffered events (so
@@ -165,18 +199,26 @@ extern thread_local constinit ThreadCtx* t_current;
 inline uint32_t OpCode(Op op, Space sp) { return uint32_t(op) | (uint32_t(sp) << 2); }
 inline constexpr uint32_t kSyncCode = 0xf;  // barriers and warp operations
 
-// The grouping key, one word ordered as (epoch:20, line:16, ordinal in the line:16, column:8,
-// op and space:4): a warp issues the smallest key first. Epochs and ordinals wrap harmlessly
-// (they only need to agree between lanes).
+// The grouping key, one word ordered as (epoch:20, line:16, ordinal of the site on the line:16,
+// column:8, op and space:4). The ordinal counts visits to the same site (column and op) on the
+// line, not accesses: within a statement the order of columns is not the order of execution
+// (`s[t] = c ? x[i] : 0.0f;` stores after it loads), and a lane that skipped the load still
+// reaches the store as its first visit, as the lanes that loaded do. Epochs and ordinals wrap
+// harmlessly (they only need to agree between lanes). The warp issues the smallest key that no
+// lane still has further on (GroupLanes).
 WS_INLINE inline uint64_t NextKey(ThreadCtx& t, std::source_location loc, uint32_t code) {
   const uint32_t line = loc.line();
-  t.epoch += line < t.line;          // a jump back: the next loop iteration
-  t.ord = line == t.line ? t.ord : 0;  // a new line: ordinals start again
+  t.epoch += line < t.line;  // a jump back: the next loop iteration
+  if (line != t.line) t.sites.Clear();  // a new line: ordinals start again
   t.line = line;
   t.last_loc = loc;
-  return (uint64_t(t.epoch & 0xfffff) << 44) | (uint64_t(line & 0xffff) << 28) |
-         (uint64_t(t.ord++ & 0xffff) << 12) | (uint64_t(loc.column() & 0xff) << 4) | code;
+  const uint32_t column = loc.column() & 0xff;
+  const uint32_t ord = t.sites.Next(uint16_t(column << 4 | code));
+  return (uint64_t(t.epoch & 0xfffff) << 44) | (uint64_t(line & 0xffff) << 28) | (uint64_t(ord & 0xffff) << 12) |
+         (uint64_t(column) << 4) | code;
 }
+// The key's epoch and line: along one lane's events it never decreases.
+inline uint64_t KeyEpochLine(uint64_t key) { return key >> 28; }
 inline uint32_t KeyEpoch(uint64_t key) { return uint32_t(key >> 44); }
 
 // ---- [SECTION] hooks ----------------------------------------------------------------------

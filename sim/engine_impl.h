@@ -110,6 +110,7 @@ class EngineImpl {
   // ---- [SECTION] lane grouping (lane_grouping.cpp) -----------------------------------------
   void GroupLanes(uint32_t first, uint32_t last, uint32_t warp);
   uint64_t BeforeSync(uint32_t first, uint32_t last, uint64_t key) const;
+  bool Buried(uint32_t first, uint32_t last, uint64_t key) const;
   void Emit(WarpInstruction& ins, const LaneEvent& e);
   // Sites by (file name pointer, line, column), a small direct-mapped cache in front of
   // InternSite: the compiler gives every source_location of one file the same file_name().

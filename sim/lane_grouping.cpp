@@ -60,6 +60,25 @@ void EngineImpl::GroupLanes(uint32_t first, uint32_t last, uint32_t warp) {
       else if (k == key) pending_min |= pending;
     }
     if (!any) return;
+    if (Buried(first, last, key)) {
+      // Lanes that will reach the smallest key later (a path through the statement that others
+      // skipped) issue their earlier accesses first: the smallest key no lane has further on.
+      uint64_t next = ~0ull;
+      bool next_pending = false;
+      for (uint32_t i = first; i < last; ++i) {
+        const ThreadCtx& t = threads[i];
+        const bool pending = t.Empty() && (t.pause == Pause::Shared || t.pause == Pause::WarpSync);
+        if (!t.Empty() || pending) {
+          const uint64_t k = pending ? t.pend_key : t.buf[t.head].key;
+          if (k == next) next_pending |= pending;
+          else if (k > key && k < next && !Buried(first, last, k)) next = k, next_pending = pending;
+        }
+      }
+      if (next != ~0ull) {
+        key = next;
+        pending_min = next_pending;
+      }
+    }
     if (pending_min && (key = BeforeSync(first, last, key)) == ~0ull) return;
     WarpInstruction ins;
     ins.mask = 0;
@@ -93,6 +112,24 @@ uint64_t EngineImpl::BeforeSync(uint32_t first, uint32_t last, uint64_t key) con
     if ((lead->xchg_mask >> t.lane & 1) && !t.Empty()) events = std::min(events, t.buf[t.head].key);
   }
   return events;
+}
+
+// True when a lane whose next step is not `key` has `key` further on: among its buffered events,
+// or as the shared access or warp operation it waits at after them. Along one lane's events the
+// epoch and line never decrease, so each search stops past key's.
+bool EngineImpl::Buried(uint32_t first, uint32_t last, uint64_t key) const {
+  const uint64_t where = KeyEpochLine(key);
+  for (uint32_t i = first; i < last; ++i) {
+    const ThreadCtx& t = threads[i];
+    if (t.Empty() || t.buf[t.head].key == key) continue;
+    bool past = false;
+    for (uint32_t j = t.head + 1; j < t.size && !past; ++j) {
+      if (t.buf[j].key == key) return true;
+      past = KeyEpochLine(t.buf[j].key) > where;
+    }
+    if (!past && (t.pause == Pause::Shared || t.pause == Pause::WarpSync) && t.pend_key == key) return true;
+  }
+  return false;
 }
 
 // One warp instruction is complete: its site, the memory rules' cost, the counters, the trace

@@ -31,6 +31,15 @@ void EngineImpl::RunWarp(uint32_t first, uint32_t last) {
       if (waiting(t) && t.pend_key < key) key = t.pend_key;
     }
     if (runnable) continue;
+    if (key != ~0ull && Buried(first, last, key)) {  // lanes still on their way to it: the next one
+      uint64_t next = ~0ull;
+      for (uint32_t i = first; i < last; ++i) {
+        const ThreadCtx& t = threads[i];
+        if (t.Empty() && waiting(t) && t.pend_key > key && t.pend_key < next && !Buried(first, last, t.pend_key))
+          next = t.pend_key;
+      }
+      if (next != ~0ull) key = next;
+    }
     if (key == ~0ull) {
       // Nothing pending: every lane is done or at a barrier, with its events emitted.
       for (uint32_t i = first; i < last; ++i)
@@ -93,7 +102,8 @@ void EngineImpl::Meet(uint32_t first, uint32_t last, uint64_t key) {
   for (uint32_t i = first; i < last && !lead; ++i)
     if (at_sync(threads[i]) && threads[i].pend_key == key) lead = &threads[i];
   if (!lead || lead->xchg_mask == 0) return;
-  uint32_t epoch = 0, ord = 0;
+  uint32_t epoch = 0;
+  LineSites sites;
   for (uint32_t i = first; i < last; ++i) {
     ThreadCtx& t = threads[i];
     if (!at_sync(t)) continue;
@@ -102,13 +112,13 @@ void EngineImpl::Meet(uint32_t first, uint32_t last, uint64_t key) {
       t.pend_key = key;
     }
     epoch = std::max(epoch, t.epoch);
-    ord = std::max(ord, t.ord);
+    sites.Merge(t.sites);
   }
   for (uint32_t i = first; i < last; ++i) {
     ThreadCtx& t = threads[i];
     if (at_sync(t) && t.pend_key == key) {
       t.epoch = epoch;
-      t.ord = ord;
+      t.sites = sites;
     }
   }
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/common.h"
 #include "kernels/sim_backend.h"
 #include "sim/dialect.h"
 #include "sim/engine.h"
@@ -22,6 +23,28 @@ namespace textbook {
 using namespace ::ws::dialect;
 #include "tests/textbook.cuh"
 }  // namespace textbook
+
+// A block's slice of x into shared memory, zero past n, written two ways: a condition inside the
+// statement, and a branch before it. Thread 0 then adds the slice's first and last element.
+namespace split {
+using namespace ::ws::dialect;
+__global__ void in_statement(Global<const float> x, Global<float> out, int n) {
+  __shared__ Shared<float[256]> s;
+  const int tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
+  s[tid] = (i < n) ? x[i] : 0.0f;
+  __syncthreads();
+  if (tid == 0) out[blockIdx.x] = s[0] + s[255];
+}
+__global__ void as_branch(Global<const float> x, Global<float> out, int n) {
+  __shared__ Shared<float[256]> s;
+  const int tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
+  float v = 0.0f;
+  if (i < n) v = x[i];
+  s[tid] = v;
+  __syncthreads();
+  if (tid == 0) out[blockIdx.x] = s[0] + s[255];
+}
+}  // namespace split
 
 namespace {
 using namespace ::textbook_cpu;
@@ -391,4 +414,28 @@ TEST(LaunchShape, WarpsPerBlockAndLinearIds) {
   EXPECT_EQ(s.ThreadId({3, 2, 0}), 35u);             // 3 + 16 * 2
   ws::sim::LaunchShape odd{{1, 1, 1}, {33, 1, 1}};
   EXPECT_EQ(odd.WarpsPerBlock(), 2u);                // 32 + 1
+}
+
+// ---- one statement, two paths ----------------------------------------------------------------
+// n = 1000 in 4 blocks of 256: 32 warps; warp 7 of block 3 holds i = 992..1023, 8 of them below
+// n. Its lanes split at the condition, yet every lane reaches the one store of the statement:
+// the hardware issues it once per warp, 32 shared stores (and 8 loads: s[0] and s[255] in each
+// block). The load of x: one request per warp, all 32 warps have a lane below n. Written as a
+// branch before the statement, the same counts.
+TEST(Dialect, AConditionInsideAStatementIssuesItsStoreOncePerWarp) {
+  for (auto kernel : {split::in_statement, split::as_branch}) {
+    Sim s;
+    const auto x = ::ws::kernels::RandomFloats(1000, 5);
+    auto gx = s.b.Upload<const float>("x", "float", x, 1, 1000);
+    auto out = s.b.Alloc<float>("out", "float", 4, 1, 4);
+    s.b.Launch(dim3(4), dim3(256), kernel, gx, out, 1000);
+    EXPECT_EQ(s.c().shared_inst[kSt], 32u) << (kernel == split::in_statement ? "in the statement" : "as a branch");
+    EXPECT_EQ(s.c().shared_inst[kLd], 8u);
+    EXPECT_EQ(s.c().global_requests[kLd], 32u);
+    EXPECT_EQ(s.c().global_requests[kSt], 4u);
+    const auto got = s.b.Download(out);
+    EXPECT_EQ(got[3], x[768] + 0.0f);  // block 3: s[0] = x[768], s[255] past n: 0
+    EXPECT_EQ(got[0], x[0] + x[255]);
+    s.ExpectNoFindings();
+  }
 }

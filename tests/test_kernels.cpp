@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -109,6 +111,25 @@ TEST_P(EveryVariant, MatchesTheCpuReferenceWithoutErrorFindings) {
     for (FindingKind k : warns)
       EXPECT_NE(std::find(seen.begin(), seen.end(), k), seen.end()) << "declared warning " << sim::ToString(k) << " not given";
     EXPECT_GT(o.trace.total.lane_accesses, 0u);
+  }
+  // One access of one site is issued once per warp and iteration: two instructions of a warp at the
+  // same site in the same iteration with disjoint lanes are one access split in two (lanes that
+  // took different paths through the statement before it). A loop within one line issues the site
+  // again with lanes that were active before, so its masks overlap. Every block traced at the odd
+  // size, whose last block's warps straddle n.
+  const int odd = teach * 3 / 2 + 1;
+  auto o = SimulateWith(GetParam(), odd, Selection::Kind::All);
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>> masks;
+  for (const auto& ins : o.trace.instructions) {
+    auto& seen = masks[{ins.block, ins.warp, ins.site, ins.epoch}];
+    for (uint32_t m : seen)
+      if ((m & ins.mask) == 0) {
+        ADD_FAILURE() << "n = " << odd << ": block " << ins.block << " warp " << ins.warp << " issues line "
+                      << o.trace.sites[ins.site].line << " twice in iteration " << ins.epoch << " (lanes "
+                      << std::hex << m << " and " << ins.mask << std::dec << ")";
+        return;
+      }
+    seen.push_back(ins.mask);
   }
 }
 

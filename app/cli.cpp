@@ -385,7 +385,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       const CompilerView* cv = compiled ? &*compiled : nullptr;
       if (*trace) {
         if (json) std::cout << TraceJson(o, steps, cv).dump(1) << "\n";
-        else if (csv) PrintTraceCsv(std::cout, o, steps);
+        else if (csv) PrintTraceCsv(std::cout, o, steps), PrintPrinted(std::cerr, o);
         else PrintTrace(std::cout, o, steps, cv);
       } else if (json) {
         std::cout << StatsJson(v, r, o, cv, as_compiled).dump(1) << "\n";

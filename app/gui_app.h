@@ -2,8 +2,8 @@
 // timings and the layout of one frame. A scripted run (gui_script.h) and the frame benchmark
 // (gui_bench.h) drive it from outside through the public actions below. One class over several
 // files, one job each: gui_app.cpp (its state and actions), gui_window.cpp, gui_fonts.cpp,
-// gui_poll.cpp, gui_keys.cpp, gui_toolbar.cpp, gui_pane.cpp, gui_help.cpp, gui_layout.cpp and
-// gui_loop.cpp (the private members below are grouped by the file that defines them).
+// gui_poll.cpp, gui_keys.cpp, gui_toolbar.cpp, gui_pane.cpp, gui_help.cpp, gui_layout.cpp,
+// gui_printf.cpp and gui_loop.cpp (the private members below are grouped by the file that defines them).
 #pragma once
 #include <chrono>
 #include <map>
@@ -187,6 +187,9 @@ class Gui : private KeyTarget {
   // gui_layout.cpp: the root window: toolbar, panes, side tabs, legend, bottom bar
   void DrawFrame();
   void DrawSidePanel(float width, float height);
+  // gui_printf.cpp: the side panel's printf tab, there while a shown pane's run printed something.
+  bool AnyPrinted() const;
+  void DrawPrintfTab();
   void DrawStatusLine();
   std::string StatusText(float width);
 

@@ -125,11 +125,13 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
   }
   ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
   // Three tabs: the timings with the counters, the memory chart, and the L1 of the shown
-  // block's SM (--side picks the first shown). The tabs' full names where they fit (a tab
+  // block's SM (--side picks the first shown); a fourth, printf, while a kernel file printed. The tabs' full names where they fit (a tab
   // bar's content is as wide as its tabs' names).
   const ImGuiStyle& st = ImGui::GetStyle();
+  const bool printed = AnyPrinted();
   const float tabs_w = ImGui::CalcTextSize("timings & counters").x + ImGui::CalcTextSize("memory chart").x +
-                       ImGui::CalcTextSize("L1 cache").x + 6 * st.FramePadding.x + 2 * st.ItemInnerSpacing.x;
+                       ImGui::CalcTextSize("L1 cache").x + (printed ? ImGui::CalcTextSize("printf").x : 0.0f) +
+                       (printed ? 8 : 6) * st.FramePadding.x + (printed ? 3 : 2) * st.ItemInnerSpacing.x;
   // Decided from the panel's width, which stays the same from frame to frame (the tab bar
   // lays out with the widths of the frame before), less the room a scrollbar may take.
   const bool long_tabs = tabs_w <= right_w - 2 * st.WindowPadding.x - 2 * st.WindowBorderSize - st.ScrollbarSize;
@@ -162,7 +164,13 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
         if (pane_[i].outcome) pane_[i].l1.Draw(pane_[i].shown_step, each, scale_, &placed_);
       ImGui::EndTabItem();
     }
-    side_tab_set_ = true;
+    // A kernel file's printf output, while there is some (--side printf picks it at start).
+    const ImGuiTabItemFlags pick_printf = side_tab_set_ || opt_.side != "printf" ? 0 : ImGuiTabItemFlags_SetSelected;
+    if (printed && ImGui::BeginTabItem("printf###printf", nullptr, pick_printf)) {
+      DrawPrintfTab();
+      ImGui::EndTabItem();
+    }
+    if (printed || opt_.side != "printf") side_tab_set_ = true;  // --side printf waits for the output
     ImGui::EndTabBar();
   }
   ImGui::EndChild();

@@ -38,8 +38,9 @@ int GuiMain(int argc, char** argv) {
   app.add_flag("--no-caches", o.no_caches, "simulate without the cache model: no served-from marks, no L1 view");
   app.add_flag("--present", o.present, "start in presenter mode: the two memory views alone, large (P toggles)");
   app.add_option("--side", o.side,
-                 "the side panel's tab at start: counters (timings and counters), chart (memory chart) or l1 (L1 cache)")
-      ->check(CLI::IsMember({"counters", "chart", "l1"}));
+                 "the side panel's tab at start: counters (timings and counters), chart (memory chart), l1 (L1 "
+                 "cache) or printf (a kernel file's printf output, once there is some)")
+      ->check(CLI::IsMember({"counters", "chart", "l1", "printf"}));
   app.add_option("--screenshot", o.screenshot, "save a PNG of the window once loaded and stepped");
   app.add_option("--layout-out", o.layout_out, "with --screenshot: save where the views put their grids as JSON");
   app.add_option("--frames", o.frames, "frames to draw after loading before the screenshot / quit (default 6); a screenshot then waits until two frames in a row draw the same");

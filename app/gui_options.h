@@ -18,7 +18,7 @@ struct GuiOptions {
   bool fullscreen = false;
   bool present = false;  // start in presenter mode
   bool no_caches = false;  // simulate without the cache model: no served-from marks, no L1 view
-  std::string side = "counters";  // the side panel's tab at start: "counters", "chart" or "l1"
+  std::string side = "counters";  // the side panel's tab at start: "counters", "chart", "l1" or "printf"
   std::string screenshot, layout_out;
   int frames = 6;
   bool quit = false;

@@ -58,6 +58,17 @@ const sim::CompilerNote* DifferingNote(const CompilerView* c) {
   return nullptr;
 }
 
+// What a kernel file's code printed: [{"launch": 1, "text": "..."}, ...] (launch 0: its
+// description's host code), and "printf_cut" when more was printed than is kept. Nothing for a
+// run that printed nothing (every catalog variant).
+void AddPrintedJson(nlohmann::json& j, const kernels::SimOutcome& o) {
+  if (o.printed.empty() && !o.printed_cut) return;
+  auto arr = nlohmann::json::array();
+  for (const auto& p : o.printed) arr.push_back({{"launch", p.launch}, {"text", p.text}});
+  j["printf"] = arr;
+  if (o.printed_cut) j["printf_cut"] = true;
+}
+
 }  // namespace
 
 std::string CheckText(const kernels::SimOutcome& o, const CompilerView* compiled) {
@@ -66,6 +77,22 @@ std::string CheckText(const kernels::SimOutcome& o, const CompilerView* compiled
     return "passed in the simulator; on the GPU the result can differ (line " + std::to_string(n->line) +
            ": a shared store kept in a register, see the compiled notes)";
   return "passed";
+}
+
+void PrintPrinted(std::ostream& out, const kernels::SimOutcome& o) {
+  if (o.printed.empty() && !o.printed_cut) return;
+  out << "printf output (in the order printed, per launch):\n";
+  for (const auto& p : o.printed) {
+    out << (p.launch > 0 ? "  launch " + std::to_string(p.launch) + ":\n" : std::string("  the description, between launches:\n"));
+    size_t start = 0;
+    while (start < p.text.size()) {
+      const size_t end = p.text.find('\n', start);
+      out << "    " << p.text.substr(start, end == std::string::npos ? std::string::npos : end - start) << "\n";
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  if (o.printed_cut) out << "  (more was printed than is kept)\n";
 }
 
 nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest& r,
@@ -127,6 +154,7 @@ nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest
                    {"waves", t.caches.waves},
                    {"code_bytes", t.caches.code_bytes}};
   j["findings"] = FindingsJson(t);
+  AddPrintedJson(j, o);
   j["arrays"] = nlohmann::json::array();
   for (const auto& a : t.arrays)
     j["arrays"].push_back({{"name", a.name}, {"type", a.type}, {"space", sim::ToString(a.space)},
@@ -187,6 +215,7 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
     out << b;
   }
   PrintFindings(out, t);
+  PrintPrinted(out, o);
 }
 
 void PrintFindings(std::ostream& out, const sim::Trace& t) {
@@ -239,6 +268,7 @@ nlohmann::json TraceJson(const kernels::SimOutcome& o, size_t steps, const Compi
     j["compiled"] = {{"available", compiled->available}, {"status", compiled->status}};
     if (compiled->available) j["compiled"]["notes"] = NotesJson(compiled->comparison);
   }
+  AddPrintedJson(j, o);
   return j;
 }
 
@@ -289,6 +319,7 @@ void PrintTrace(std::ostream& out, const kernels::SimOutcome& o, size_t steps, c
   if (t.truncated) out << "(the trace stopped at its cap of " << t.instructions.size() << " instructions)\n";
   if (!t.findings.empty()) out << "findings:\n";
   PrintFindings(out, t);
+  PrintPrinted(out, o);
 }
 
 }  // namespace ws::app

@@ -24,6 +24,10 @@ std::string CheckText(const kernels::SimOutcome& o, const CompilerView* compiled
 // Every finding, one line each: severity, kind, source line, block, thread, array, address and
 // the message. Fields a finding does not have (a refused launch has no line) are left out.
 void PrintFindings(std::ostream& out, const sim::Trace& t);
+// A kernel file's printf output as a section of its own ("printf output ...", each launch's text
+// indented under "launch N:"); nothing where nothing was printed. The JSON of stats and trace
+// carries it as a "printf" array instead; CSV leaves it to stderr.
+void PrintPrinted(std::ostream& out, const kernels::SimOutcome& o);
 
 // `compiled`, where given, adds each instruction's line's notes ("compiled" in JSON; in text once
 // per line, under the line's first instruction).

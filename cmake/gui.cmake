@@ -39,7 +39,7 @@ target_link_libraries(ws_lesson PUBLIC ws_cli ws_visual ws_export nlohmann_json:
 
 # The window: one Gui class over gui_app.cpp and one gui_<part>.cpp per job (see gui_app.h).
 target_sources(warpscope PRIVATE app/gui_main.cpp app/gui_app.cpp app/gui_window.cpp app/gui_fonts.cpp
-  app/gui_poll.cpp app/gui_keys.cpp app/gui_toolbar.cpp app/gui_pane.cpp app/gui_help.cpp app/gui_layout.cpp
+  app/gui_poll.cpp app/gui_keys.cpp app/gui_toolbar.cpp app/gui_pane.cpp app/gui_help.cpp app/gui_layout.cpp app/gui_printf.cpp
   app/gui_loop.cpp app/gui_script.cpp app/gui_bench.cpp app/gui_worker.cpp app/gui_export.cpp app/gui_render.cpp
   app/gui_lesson.cpp app/lesson_export.cpp)
 target_include_directories(warpscope PRIVATE ${WS_STB_INCLUDE})

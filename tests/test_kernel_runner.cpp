@@ -5,6 +5,7 @@
 // their lines; what a kernel prints comes back per launch.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "kernels/catalog.h"
@@ -177,6 +178,34 @@ TEST(KernelRunner, WhatAKernelPrintsComesBackPerLaunch) {
   EXPECT_EQ(o.printed[0].text, "before\n");
   EXPECT_EQ(o.printed[1].launch, 1);
   EXPECT_EQ(o.printed[1].text, "thread 1 of 64\n");
+}
+
+// The command line shows what was printed in a section of its own after the counters, and its
+// JSON carries it as a "printf" array, the output staying one JSON document; trace --csv leaves
+// the CSV alone and prints it on stderr.
+TEST(KernelRunnerCli, PrintfIsASectionOfItsOwnAndAnArrayInJson) {
+  File f;
+  const auto text = Cli("stats " + f.Id("good"), false);
+  ASSERT_EQ(text.code, 0) << text.out;
+  EXPECT_NE(text.out.find("printf output (in the order printed, per launch):\n  the description, between launches:\n    before\n"
+                          "  launch 1:\n    thread 1 of 64\n"),
+            std::string::npos)
+      << text.out;
+  const auto json = Cli("stats " + f.Id("good") + " --json", false);
+  ASSERT_EQ(json.code, 0) << json.out;
+  const auto j = nlohmann::json::parse(json.out);  // throws where printf text strayed into it
+  ASSERT_EQ(j["printf"].size(), 2u) << json.out;
+  EXPECT_EQ(j["printf"][0]["launch"], 0);
+  EXPECT_EQ(j["printf"][0]["text"], "before\n");
+  EXPECT_EQ(j["printf"][1]["launch"], 1);
+  EXPECT_EQ(j["printf"][1]["text"], "thread 1 of 64\n");
+  const auto trace = Cli("trace " + f.Id("good") + " --block 0 --warp 0 --json", false);
+  ASSERT_EQ(trace.code, 0) << trace.out;
+  EXPECT_EQ(nlohmann::json::parse(trace.out)["printf"].size(), 2u);
+  const auto csv = Cli("trace " + f.Id("good") + " --block 0 --warp 0 --csv", false);
+  ASSERT_EQ(csv.code, 0) << csv.out;
+  EXPECT_EQ(csv.out.find("thread 1 of 64"), std::string::npos) << csv.out;
+  EXPECT_EQ(Cli("stats transpose/naive --n 64 --json", false).out.find("\"printf\""), std::string::npos);
 }
 
 TEST(KernelRunnerCli, ADeathIsExitCode1WithOneLineAndJsonStaysJson) {

@@ -48,9 +48,17 @@ std::string Fixed(double v, int digits) {
   return b;
 }
 
+
+}  // namespace
+
 void PrintBench(std::ostream& out, const kernels::BenchReport& r) {
-  out << (r.recorded ? "recorded on " : "measured on ") << r.device << " (" << r.driver << ", " << r.date
-      << ")";
+  // A program that stopped before it named its device (it did not start, or the GPU failed it).
+  out << (r.recorded ? "recorded on " : "measured on ")
+      << (r.device.empty() ? "a device that was not named (the GPU program stopped first)" : r.device);
+  std::string when;  // the driver and the date, each where known
+  for (const std::string* part : {&r.driver, &r.date})
+    if (!part->empty()) when += (when.empty() ? "" : ", ") + *part;
+  if (!when.empty()) out << " (" << when << ")";
   if (r.copy_gbps > 0) out << "; device-to-device copy " << Fixed(r.copy_gbps, 0) << " GB/s";
   if (r.fp32_lane_gops > 0) out << "; FP32 lane peak " << Fixed(r.fp32_lane_gops, 0) << " Gop/s";
   out << "\n";
@@ -68,23 +76,27 @@ void PrintBench(std::ostream& out, const kernels::BenchReport& r) {
       continue;
     }
     const std::string spread = Fixed(t.ms_min, 4) + ".." + Fixed(t.ms_max, 4);
-    std::snprintf(b, sizeof b, "%-26s %6d %10.4f %21s %9.1f %9s %6.1f%% %8s  %s\n", t.variant.c_str(), t.n,
-                  t.ms_median, spread.c_str(), t.gbps, t.gops > 0 ? Fixed(t.gops, 1).c_str() : "-",
-                  t.pct_of_peak, t.speedup > 0 ? (Fixed(t.speedup, 2) + "x").c_str() : "-",
-                  t.check.passed ? "passed" : "FAILED");
+    // "-" where a figure is not known: GB/s without the bytes moved, % peak without the ceiling
+    // (a single launch measures no copy bandwidth).
+    std::snprintf(b, sizeof b, "%-26s %6d %10.4f %21s %9s %9s %7s %8s  %s\n", t.variant.c_str(), t.n, t.ms_median,
+                  spread.c_str(), t.gbps > 0 ? Fixed(t.gbps, 1).c_str() : "-",
+                  t.gops > 0 ? Fixed(t.gops, 1).c_str() : "-",
+                  t.peak > 0 ? (Fixed(t.pct_of_peak, 1) + "%").c_str() : "-",
+                  t.speedup > 0 ? (Fixed(t.speedup, 2) + "x").c_str() : "-", t.check.passed ? "passed" : "FAILED");
     out << b;
     if (!t.error.empty()) out << "    " << t.error << "\n";
   }
-  bool arith = false, memory = false;
+  bool arith = false, memory = false, file = false;
   for (const auto& t : r.timings) {
     if (t.peak_meaning.rfind("FP32", 0) == 0) arith = true;
     else if (!t.peak_meaning.empty()) memory = true;
+    file |= kernels::IsKernelFileRef(t.variant) && t.gbps > 0;
   }
+  if (file) out << "GB/s of a kernel file: the bytes of the arrays its description declares, each counted once\n";
   if (memory) out << "% peak of memory-bound families: of the device-to-device copy bandwidth\n";
   if (arith) out << "% peak of shortcut and pairs: of the FP32 lane peak, one operation per lane per clock\n";
 }
 
-}  // namespace
 
 // Times `ids` on the GPU, printing the runner's progress on stderr; the report's device is empty
 // when the device would not open.
@@ -148,7 +160,7 @@ int Bench(const std::string& what, int n, int runs, const std::string& json_path
   if (kernels::IsKernelFileRef(what)) {
     // The file compiled for the simulator (FindVariant above, so its description is checked);
     // now built for the GPU with nvcc and timed in a process of its own.
-    const auto report = kernels::TimeKernelFileOnGpu(what, n, runs);
+    const auto report = kernels::TimeKernelFileOnGpu(what, n, runs, single_launch);
     PrintBench(std::cout, report);
     if (!json_path.empty() && !kernels::SaveReport(report, json_path, &why)) throw std::runtime_error(why);
     for (const auto& t : report.timings)

@@ -2,6 +2,7 @@
 // app/cli_bench.cpp (bench) and app/cli_table.cpp (table). Not part of the CLI's public face.
 #pragma once
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ std::filesystem::path AssetsDir();
 // Times `ids` on the GPU, printing the runner's progress on stderr; the report's device is empty
 // when the device would not open.
 kernels::GpuRunner::Status MeasureOnGpu(const std::vector<std::string>& ids, int n, int runs, bool single_launch);
+
+// A bench report as a table: the device, then one row per timing; "-" for a figure not known.
+void PrintBench(std::ostream& out, const kernels::BenchReport& r);
 
 // warpscope bench WHAT: times the variants `what` names on the GPU (or prints the recorded
 // results), writing them as JSON to `json_path` when it is not empty.

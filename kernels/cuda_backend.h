@@ -70,6 +70,44 @@ struct DeviceBuffer {
   ~DeviceBuffer() { if (ptr) cudaFree(ptr); }
 };
 
+// "CUDA driver 13.0, runtime 13.0": the versions bench reports print beside the device.
+inline std::string DriverText() {
+  auto text = [](int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); };
+  int drv = 0, rt = 0;
+  WS_CUDA(cudaDriverGetVersion(&drv));
+  WS_CUDA(cudaRuntimeGetVersion(&rt));
+  return "CUDA driver " + text(drv) + ", runtime " + text(rt);
+}
+
+// The device-to-device copy bandwidth, bytes read + written per second / 1e9: cudaMemcpy of up to
+// 1 GiB (a quarter of the free memory at most), median of 10 copies after 2 warm-ups. The ceiling
+// of % peak for memory-bound kernels.
+inline double MeasureCopyGbps(cudaStream_t stream) {
+  size_t free_b = 0, total_b = 0;
+  WS_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  const size_t bytes = std::min<size_t>(size_t(1) << 30, free_b / 4) & ~size_t(255);
+  DeviceBuffer a(bytes), b(bytes);
+  WS_CUDA(cudaMemset(a.ptr, 0x5a, bytes));
+  cudaEvent_t e0, e1;
+  WS_CUDA(cudaEventCreate(&e0));
+  WS_CUDA(cudaEventCreate(&e1));
+  std::vector<double> ms;
+  for (int i = 0; i < 12; ++i) {
+    WS_CUDA(cudaEventRecord(e0, stream));
+    WS_CUDA(cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, stream));
+    WS_CUDA(cudaEventRecord(e1, stream));
+    WS_CUDA(cudaEventSynchronize(e1));
+    float t = 0;
+    WS_CUDA(cudaEventElapsedTime(&t, e0, e1));
+    if (i >= 2) ms.push_back(t);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  std::sort(ms.begin(), ms.end());
+  const double median = 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);  // 10 copies
+  return 2.0 * double(bytes) / (median * 1e-3) / 1e9;
+}
+
 class CudaBackend {
  public:
   // `flush` is a device buffer of at least twice the L2 (may be null when flush_l2 is off).
@@ -149,6 +187,12 @@ class CudaBackend {
   }
 
   const std::vector<LaunchTimes>& launches() const { return launches_; }
+  // The bytes of every array the description declared (inputs and outputs), each counted once.
+  uint64_t ArrayBytes() const {
+    uint64_t n = 0;
+    for (const auto& a : arrays_) n += a->mem.bytes;
+    return n;
+  }
 
  private:
   struct Array {

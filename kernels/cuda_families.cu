@@ -32,8 +32,6 @@ const DeclaredVariant<CudaBackend>* CudaVariant(const VariantRef& v) {
   return nullptr;
 }
 
-std::string VersionText(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
-
 class Session final : public CudaSession {
  public:
   bool Init(std::string* why) {
@@ -47,12 +45,10 @@ class Session final : public CudaSession {
       facts_.memory_bytes = double(p.totalGlobalMem);
       facts_.cc_major = p.major;
       facts_.cc_minor = p.minor;
-      int clock_khz = 0, drv = 0, rt = 0;
+      int clock_khz = 0;
       WS_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
       facts_.clock_ghz = clock_khz / 1e6;
-      WS_CUDA(cudaDriverGetVersion(&drv));
-      WS_CUDA(cudaRuntimeGetVersion(&rt));
-      facts_.driver = "CUDA driver " + VersionText(drv) + ", runtime " + VersionText(rt);
+      facts_.driver = DriverText();
       Prepare();
       return true;
     } catch (const CudaError& e) {
@@ -72,27 +68,7 @@ class Session final : public CudaSession {
   double CopyGbps() override {
     if (copy_gbps_ > 0 || wedged_) return copy_gbps_;
     try {
-      size_t free_b = 0, total_b = 0;
-      WS_CUDA(cudaMemGetInfo(&free_b, &total_b));
-      const size_t bytes = std::min<size_t>(size_t(1) << 30, free_b / 4) & ~size_t(255);
-      DeviceBuffer a(bytes), b(bytes);
-      WS_CUDA(cudaMemset(a.ptr, 0x5a, bytes));
-      cudaEvent_t e0, e1;
-      WS_CUDA(cudaEventCreate(&e0));
-      WS_CUDA(cudaEventCreate(&e1));
-      std::vector<double> ms;
-      for (int i = 0; i < 12; ++i) {
-        WS_CUDA(cudaEventRecord(e0, stream_));
-        WS_CUDA(cudaMemcpyAsync(b.ptr, a.ptr, bytes, cudaMemcpyDeviceToDevice, stream_));
-        WS_CUDA(cudaEventRecord(e1, stream_));
-        WS_CUDA(cudaEventSynchronize(e1));
-        float t = 0;
-        WS_CUDA(cudaEventElapsedTime(&t, e0, e1));
-        if (i >= 2) ms.push_back(t);
-      }
-      cudaEventDestroy(e0);
-      cudaEventDestroy(e1);
-      copy_gbps_ = 2.0 * double(bytes) / (Median(ms) * 1e-3) / 1e9;  // read + written
+      copy_gbps_ = MeasureCopyGbps(stream_);
     } catch (const CudaError& e) {
       Recover(e);
     }

@@ -23,13 +23,14 @@ namespace ws::kernels {
 
 namespace fs = std::filesystem;
 
-BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs) {
+BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs, bool single_launch) {
   std::string file, kernel;
   SplitKernelFileRef(id, &file, &kernel);
   const auto source = toolchain::ReadKernelFile(file);
   const std::string exe = toolchain::CompileForGpu(source.file, file, source.text).output.string();
   const fs::path log = toolchain::BuildPath("bench-" + std::to_string(getpid()) + ".log");
-  const int rc = toolchain::RunProgram({exe, kernel, std::to_string(n), std::to_string(runs)}, log);
+  const int rc = toolchain::RunProgram({exe, kernel, std::to_string(n), std::to_string(runs), single_launch ? "1" : "0"},
+                                       log);
   std::ifstream in(log);
   std::stringstream all;
   all << in.rdbuf();
@@ -38,10 +39,11 @@ BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs) {
   fs::remove(log, ec);
 
   BenchReport r;
-  r.warmup = 2;
-  r.runs = runs;
-  r.l2_flushed = true;
-  r.command = "warpscope bench " + id + " --runs " + std::to_string(runs) + (n > 0 ? " --n " + std::to_string(n) : "");
+  r.warmup = single_launch ? 0 : 2;  // as toolchain/public/gpu_main.h times them
+  r.runs = single_launch ? 1 : runs;
+  r.l2_flushed = !single_launch;
+  r.command = "warpscope bench " + id + (single_launch ? " --single-launch" : " --runs " + std::to_string(runs)) +
+              (n > 0 ? " --n " + std::to_string(n) : "");
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&now, &tm);
@@ -58,8 +60,10 @@ BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs) {
     }
     if (j.contains("device")) {
       r.device = j.value("device", "");
+      r.driver = j.value("driver", "");
       r.sm_count = j.value("sm_count", 0);
       r.l2_bytes = j.value("l2_bytes", 0.0);
+      r.copy_gbps = j.value("copy_gbps", 0.0);
       continue;
     }
     if (!j.contains("kernel")) {
@@ -81,6 +85,16 @@ BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs) {
       t.ms_median = Median(t.ms_runs);
       t.ms_min = *std::min_element(t.ms_runs.begin(), t.ms_runs.end());
       t.ms_max = *std::max_element(t.ms_runs.begin(), t.ms_runs.end());
+    }
+    // GB/s from the bytes of the arrays the description declares, each read or written once (a
+    // kernel that reads an array twice moves more than that); % of the copy bandwidth measured with it.
+    const double bytes = j.value("bytes", 0.0), s = t.ms_median * 1e-3;
+    if (bytes > 0 && s > 0) {
+      t.gbps = t.rate = bytes / s / 1e9;
+      t.rate_unit = "GB/s";
+      t.peak = r.copy_gbps;
+      t.peak_meaning = "device-to-device cudaMemcpy bandwidth";
+      if (t.peak > 0) t.pct_of_peak = 100.0 * t.gbps / t.peak;
     }
     if (!t.error.empty()) t.error = t.variant + ": " + t.error;
     else if (!t.check.passed) t.error = t.variant + " at n=" + std::to_string(t.n) + ": wrong result: " + t.check.detail;

@@ -9,7 +9,9 @@ namespace ws::kernels {
 
 // Builds the file for the GPU (throws KernelFileError / BadRequest as toolchain::CompileForGpu) and
 // times its kernels, or the one `id` names, at size n (0: each kernel's .timing_n) with `runs`
-// timed runs. A kernel that fails or faults comes back as a Timing with its error.
-BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs);
+// timed runs (`single_launch`: one plain launch each, no warm-up, no L2 flush). GB/s counts the
+// bytes of the arrays a description declares, each once. A kernel that fails or faults comes back
+// as a Timing with its error.
+BenchReport TimeKernelFileOnGpu(const std::string& id, int n, int runs, bool single_launch = false);
 
 }  // namespace ws::kernels

@@ -6,9 +6,13 @@
 #include <chrono>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <iterator>
+#include <sstream>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 
+#include "app/cli_commands.h"
 #include "tests/cli_run.h"
 
 namespace {
@@ -260,4 +264,55 @@ TEST(Cli, VersionPrintsTheVersionAndTheCommit) {
   commit.erase(commit.find_last_not_of("\n") + 1);
   ASSERT_EQ(commit.size(), 12u) << commit;
   EXPECT_NE(r.out.find(commit), std::string::npos) << r.out << " (HEAD is " << commit << ")";
+}
+
+// A bench report names only what it knows: no "(, date)" where the driver is not known, and "-"
+// for GB/s without the bytes moved and for % peak without a ceiling (a single launch measures no
+// copy bandwidth); the figures it knows as they are.
+TEST(Cli, BenchTableSaysDashForWhatItDoesNotKnow) {
+  ws::kernels::BenchReport r;
+  r.device = "NVIDIA H200";
+  r.date = "2026-11-27";
+  r.runs = 1;
+  ws::kernels::Timing t;
+  t.variant = "/tmp/a.cu:scale";
+  t.n = 1000;
+  t.runs = 1;
+  t.ms_median = t.ms_min = t.ms_max = 0.5;
+  t.check.passed = true;
+  r.timings.push_back(t);
+  t.variant = "/tmp/a.cu:copy";
+  t.gbps = 12.5;  // 6.25 MB in 0.5 ms
+  t.peak = 250;
+  t.pct_of_peak = 5;
+  r.timings.push_back(t);
+  std::ostringstream out;
+  ws::app::cli::PrintBench(out, r);
+  const std::string text = out.str();
+  EXPECT_EQ(text.substr(0, text.find('\n')), "measured on NVIDIA H200 (2026-11-27)") << text;
+  std::istringstream lines(text);
+  std::string line, scale, copy;
+  while (std::getline(lines, line)) {
+    if (line.rfind("/tmp/a.cu:scale", 0) == 0) scale = line;
+    if (line.rfind("/tmp/a.cu:copy", 0) == 0) copy = line;
+  }
+  std::istringstream a(scale), b(copy);
+  std::vector<std::string> wa{std::istream_iterator<std::string>(a), {}}, wb{std::istream_iterator<std::string>(b), {}};
+  // variant n ms spread GB/s Gop/s %peak speed-up check
+  ASSERT_EQ(wa.size(), 9u) << scale;
+  EXPECT_EQ(wa[4], "-");
+  EXPECT_EQ(wa[6], "-");
+  ASSERT_EQ(wb.size(), 9u) << copy;
+  EXPECT_EQ(wb[4], "12.5");
+  EXPECT_EQ(wb[6], "5.0%");
+  EXPECT_NE(text.find("GB/s of a kernel file: the bytes of the arrays its description declares"), std::string::npos);
+  r.driver = "CUDA driver 13.0, runtime 13.0";
+  std::ostringstream with_driver;
+  ws::app::cli::PrintBench(with_driver, r);
+  EXPECT_EQ(with_driver.str().rfind("measured on NVIDIA H200 (CUDA driver 13.0, runtime 13.0, 2026-11-27)\n", 0), 0u);
+  r.device = r.driver = "";
+  std::ostringstream unnamed;
+  ws::app::cli::PrintBench(unnamed, r);
+  EXPECT_EQ(unnamed.str().rfind("measured on a device that was not named (the GPU program stopped first) (2026-11-27)\n", 0), 0u)
+      << unnamed.str();
 }

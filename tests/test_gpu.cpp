@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -101,6 +102,45 @@ TEST(GpuKernelFile, TemplateIsBuiltForTheGpuTimedAndChecked) {
   EXPECT_EQ(t.block[0], 256u);
   EXPECT_EQ(t.runs, 3);
   EXPECT_GT(t.ms_median, 0);
+  // The header's facts, and GB/s from the arrays the description declares: x and y, 2^24 floats
+  // each, 2 x 64 MiB = 134217728 bytes over the median time; % of the copy bandwidth measured.
+  EXPECT_EQ(r.driver.rfind("CUDA driver ", 0), 0u) << r.driver;
+  EXPECT_GT(r.copy_gbps, 0);
+  EXPECT_NEAR(t.gbps, 134217728.0 / (t.ms_median * 1e-3) / 1e9, 1e-9 * t.gbps);
+  EXPECT_NEAR(t.pct_of_peak, 100.0 * t.gbps / r.copy_gbps, 1e-9 * t.pct_of_peak);
+  std::printf("template at 2^24: %.4f ms, %.1f GB/s, %.1f%% of the copy's %.1f GB/s on %s (%s)\n", t.ms_median,
+              t.gbps, t.pct_of_peak, r.copy_gbps, r.device.c_str(), r.driver.c_str());
+}
+
+// --single-launch: one plain launch per kernel, as for ncu: no warm-up and one timed run (a
+// counter every launch adds one to, never restored in this mode, must read 1), no copy bandwidth.
+TEST(GpuKernelFile, SingleLaunchLaunchesOnce) {
+  std::string why;
+  if (!CudaAvailable(&why)) GTEST_SKIP() << why;
+  const std::string file = TempKernelFile("once.cu", R"(
+__global__ void count(Global<int> c) {
+  if (threadIdx.x == 0) atomicAdd(&c[0], 1);
+}
+WS_KERNEL(count, .title = "Counts its launches", .teaching_n = 32, .timing_n = 32) {
+  auto c = k.InputFrom<int>("c", std::vector<int>{0});
+  k.Launch(dim3(1), dim3(32), count, c);
+  k.Expect(c, std::vector<int>{1});
+}
+)");
+  FindVariant(file);
+  const BenchReport r = TimeKernelFileOnGpu(file, 0, 5, true);
+  ASSERT_EQ(r.timings.size(), 1u);
+  const Timing& t = r.timings[0];
+  EXPECT_EQ(t.error, "");
+  EXPECT_TRUE(t.check.passed) << t.check.detail;
+  EXPECT_EQ(t.runs, 1);
+  EXPECT_EQ(r.warmup, 0);
+  EXPECT_FALSE(r.l2_flushed);
+  EXPECT_EQ(r.copy_gbps, 0);
+  const BenchReport timed = TimeKernelFileOnGpu(file, 0, 5);  // restored before each of 2 + 5 runs
+  ASSERT_EQ(timed.timings.size(), 1u);
+  EXPECT_EQ(timed.timings[0].runs, 5);
+  EXPECT_TRUE(timed.timings[0].check.passed) << timed.timings[0].check.detail;
 }
 
 // A kernel that writes far outside its array faults on the device: the child process that

@@ -147,3 +147,34 @@ TEST(SeedTable, RowsReadTheSimulatorsMetricsAndNameWhatIsNotSimulated) {
   ws::app::PrintSeedTable(out, t);
   EXPECT_EQ(out.str().find("ncu"), std::string::npos) << "no recorded file: no ncu lines";
 }
+
+// With live GPU figures the table keeps Nsight Compute's recorded lines: the Duration row shows
+// ncu's 8100 ns as 0.0081 ms above the GPU's 0.0093 ms, and a counter row its ncu line (table
+// shortcut --gpu on an H100 printed both; this holds it without a GPU).
+TEST(SeedTable, LiveFiguresKeepTheRecordedNcuLines) {
+  ws::sim::Counters c;
+  c.global_requests[0] = 7;
+  ws::kernels::RecordedNcu rec;
+  rec.device = "NVIDIA H100 80GB HBM3";
+  rec.date = "2026-11-22";
+  rec.runs.push_back({"toy/a", 1, {{"gpu__time_duration.sum", 8100.0}, {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 7.0}}});
+  const auto t = ws::app::BuildSeedTable("toy", 1, {"a"}, {c}, &rec, {0.0093}, "NVIDIA H100 80GB HBM3");
+  std::ostringstream out;
+  ws::app::PrintSeedTable(out, t);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("; ncu = Nsight Compute on NVIDIA H100 80GB HBM3 (2026-11-22); gpu = measured now on"),
+            std::string::npos) << text;
+  std::istringstream lines(text);
+  std::string line;
+  bool duration_ncu = false, duration_gpu = false, requests_ncu = false, in_requests = false;
+  while (std::getline(lines, line)) {
+    if (line.rfind("L1 read requests", 0) == 0) in_requests = true;
+    else if (!line.empty() && line[0] != ' ') in_requests = false;
+    if (line.rfind("Duration (ms)", 0) == 0) duration_ncu = line.find("ncu") != std::string::npos && line.find("0.0081") != std::string::npos;
+    if (line.find(" gpu ") != std::string::npos && line.find("0.0093") != std::string::npos) duration_gpu = true;
+    if (in_requests && line.find(" ncu ") != std::string::npos && line.find(" 7") != std::string::npos) requests_ncu = true;
+  }
+  EXPECT_TRUE(duration_ncu) << text;
+  EXPECT_TRUE(duration_gpu) << text;
+  EXPECT_TRUE(requests_ncu) << text;
+}

@@ -4,6 +4,7 @@
 // Parsers: sim/sass_text.cpp (nvdisasm, cuobjdump), sim/ptx_text.cpp, sim/ptxas_text.cpp.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -125,6 +126,13 @@ uint32_t CodeBytes(const CompiledKernel& k, ListingKind kind);
 // Finds the loops from the branches (a branch to an earlier instruction closes one) and sets
 // each instruction's innermost loop. The parsers call it; exposed for tests.
 void FindLoops(CompiledKernel& k);
+
+// Completes a parsed kernel, for every listing kind: each instruction's branch target, named
+// (target_names[i], "" for none) by a label (`labels`: label -> index of the instruction after
+// it) or by an offset ("0x1a0", cuobjdump's), becomes an instruction index (-1 where it names
+// none); then the kernel's demangled name and its loops (FindLoops).
+void ResolveBranches(CompiledKernel& k, const std::map<std::string, uint32_t>& labels,
+                     const std::vector<std::string>& target_names);
 
 // "reduce4(float const*, float*, unsigned int)" from "_Z7reduce4PKfPfj"; the name itself when
 // it is not a mangled C++ name.

@@ -62,12 +62,7 @@ std::vector<CompiledKernel> ParsePtx(const std::string& text) {
   bool in_body = false, pending = false;  // pending: a function's header was read, its body not yet
   int parens = 0;
   auto finish = [&] {
-    CompiledKernel& k = out.back();
-    for (uint32_t i = 0; i < k.instructions.size(); ++i)
-      if (auto it = labels.find(targets[i]); !targets[i].empty() && it != labels.end())
-        k.instructions[i].branch_target = int32_t(it->second);
-    k.demangled = Demangle(k.name);
-    FindLoops(k);
+    ResolveBranches(out.back(), labels, targets);  // a PTX instruction's offset is its index
     labels.clear();
     targets.clear();
     chain.clear();

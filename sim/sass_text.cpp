@@ -178,9 +178,21 @@ std::string Trim(const std::string& s) {
   return s.substr(a, b - a + 1);
 }
 
-// Resolves branch targets given as labels (nvdisasm) or offsets (cuobjdump), then the loops.
-void Finish(CompiledKernel& k, const std::map<std::string, uint32_t>& labels,
-            const std::vector<std::string>& target_names) {
+
+// The target a BRA names: "`(.L_x_28)" or "0x1a0".
+std::string BranchTarget(const CompiledInstruction& ins, const std::string& body) {
+  if (ins.opcode.rfind("BRA", 0) != 0) return "";
+  static const std::regex label(R"(`\(([^)]+)\))"), offset(R"(\b(0x[0-9a-fA-F]+)\b)");
+  std::smatch m;
+  if (std::regex_search(body, m, label)) return m[1].str();
+  if (std::regex_search(body, m, offset)) return m[1].str();
+  return "";
+}
+
+}  // namespace
+
+void ResolveBranches(CompiledKernel& k, const std::map<std::string, uint32_t>& labels,
+                     const std::vector<std::string>& target_names) {
   std::map<uint32_t, uint32_t> index_of_offset;
   for (uint32_t i = 0; i < k.instructions.size(); ++i) index_of_offset[k.instructions[i].offset] = i;
   for (uint32_t i = 0; i < k.instructions.size(); ++i) {
@@ -197,18 +209,6 @@ void Finish(CompiledKernel& k, const std::map<std::string, uint32_t>& labels,
   FindLoops(k);
 }
 
-// The target a BRA names: "`(.L_x_28)" or "0x1a0".
-std::string BranchTarget(const CompiledInstruction& ins, const std::string& body) {
-  if (ins.opcode.rfind("BRA", 0) != 0) return "";
-  static const std::regex label(R"(`\(([^)]+)\))"), offset(R"(\b(0x[0-9a-fA-F]+)\b)");
-  std::smatch m;
-  if (std::regex_search(body, m, label)) return m[1].str();
-  if (std::regex_search(body, m, offset)) return m[1].str();
-  return "";
-}
-
-}  // namespace
-
 std::vector<CompiledKernel> ParseNvdisasm(const std::string& text) {
   std::vector<CompiledKernel> out;
   std::map<std::string, uint32_t> labels;  // label -> index of the instruction after it
@@ -221,7 +221,7 @@ std::vector<CompiledKernel> ParseNvdisasm(const std::string& text) {
   static const std::regex instruction(R"(^\s*/\*([0-9a-fA-F]+)\*/\s*(.*?)\s*;)");
   static const std::regex label_line(R"(^\s*(\.L[\w.$]*):\s*$)");
   auto close = [&] {
-    if (!out.empty()) Finish(out.back(), labels, targets);
+    if (!out.empty()) ResolveBranches(out.back(), labels, targets);
     labels.clear();
     targets.clear();
     chain.clear();
@@ -280,7 +280,7 @@ std::vector<CompiledKernel> ParseCuobjdump(const std::string& text) {
   static const std::regex function(R"(^\s*Function\s*:\s*(\S+))");
   static const std::regex instruction(R"(^\s*/\*([0-9a-fA-F]{4,})\*/\s*(.*?)\s*;)");
   auto close = [&] {
-    if (!out.empty()) Finish(out.back(), {}, targets);
+    if (!out.empty()) ResolveBranches(out.back(), {}, targets);
     targets.clear();
   };
   std::istringstream in(text);

@@ -344,3 +344,30 @@ Resource usage:
   EXPECT_EQ(u[1].second.stack_bytes, 16);
   EXPECT_EQ(u[1].second.spill_store_bytes, -1);  // not in this text
 }
+
+// PTX and SASS listings resolve their branches with one function (ResolveBranches): a forward
+// branch to a label that ends the function (no instruction after it) names no instruction, -1,
+// in PTX as in SASS, where it used to name the index one past the last instruction.
+TEST(CompiledText, APtxBranchToTheFunctionsEndNamesNoInstruction) {
+  const std::string text = R"txt(
+.visible .entry _Z4stopPf(
+	.param .u64 _Z4stopPf_param_0
+)
+{
+	.loc	1 3 0
+	@%p1 bra 	$L__BB0_2;
+	st.global.f32 	[%rd1], %f1;
+	bra.uni 	$L__BB0_1;
+$L__BB0_1:
+	ret;
+$L__BB0_2:
+}
+	.file	1 "/src/stop.cu"
+)txt";
+  const auto ks = ParsePtx(text);
+  ASSERT_EQ(ks.size(), 1u);
+  ASSERT_EQ(ks[0].instructions.size(), 4u);  // bra, st, bra, ret
+  EXPECT_EQ(ks[0].instructions[0].branch_target, -1);
+  EXPECT_EQ(ks[0].instructions[2].branch_target, 3);  // $L__BB0_1 is the ret
+  EXPECT_EQ(ks[0].demangled, "stop(float*)");
+}

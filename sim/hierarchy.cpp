@@ -170,19 +170,21 @@ struct MemoryHierarchy::Impl {
   // ---- replay ----
   // A warp's place in its stream: its spilled chunks are read through a small window, then
   // its records in memory are read in place. p == end: the warp has no record left.
-  struct Cursor {
+  // What a turn reads comes first, in the cursor's first two cache lines (a turn is a cache miss
+  // on another warp's cursor: 8,448 of them in rotation); the spill window's state after them.
+  struct alignas(64) Cursor {
     BlockStream* block;
-    uint32_t block_slot;
-    const WarpStream* warp;
     const uint8_t* p = nullptr;
     const uint8_t* end = nullptr;
+    uint64_t t = 0;  // the warp's clock: when it issues its next record (cycles)
+    uint32_t block_slot;
+    bool waiting = false;
+    bool in_memory = false;  // reading warp->bytes
+    uint64_t last[kSiteSlots] = {};
+    const WarpStream* warp;
     size_t chunk = 0;        // the spilled chunk being read
     uint64_t chunk_read = 0; // its bytes already in the window
-    bool in_memory = false;  // reading warp->bytes
     std::vector<uint8_t> window;
-    uint64_t last[kSiteSlots] = {};
-    bool waiting = false;
-    uint64_t t = 0;  // the warp's clock: when it issues its next record (cycles)
   };
 
   // Keeps at least one whole record ahead of c.p (chunks hold whole records), or moves to the
@@ -257,7 +259,10 @@ struct MemoryHierarchy::Impl {
     for (uint32_t i; ready.Pop(&now, &i);) {
       // The warps of one cycle come in no order memory likes: fetch the next ones' cursors and
       // records ahead (most of a replay's time is waiting for them).
-      if (const int64_t j = ready.Ahead(2); j >= 0) __builtin_prefetch(&cursors[size_t(j)]);
+      if (const int64_t j = ready.Ahead(2); j >= 0) {
+        __builtin_prefetch(&cursors[size_t(j)]);
+        __builtin_prefetch(reinterpret_cast<const char*>(&cursors[size_t(j)]) + 64);
+      }
       if (const int64_t j = ready.Ahead(1); j >= 0) __builtin_prefetch(cursors[size_t(j)].p);
       Cursor& c = cursors[i];
       if (c.p == c.end) continue;

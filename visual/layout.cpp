@@ -206,6 +206,16 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
     s.name = a.name;
     s.shape = a.shape;
     s.cell = std::min(24.0f * scale, area.w / float(std::max<uint64_t>(a.shape.cols, 1)));
+    // The hall: a tiny array the step touches (the word 32 atomics update) is the picture: up to
+    // twice the largest cell within the width and the height left, where the step touches no
+    // larger array; beside one, the largest cell within a quarter of the height.
+    if (hall && a.step_touches) {
+      const bool big_touched = std::any_of(rest.begin(), rest.end(), [](const PlanArray* p) { return p->step_touches && !IsTiny(*p); });
+      const float down = big_touched ? area.h * 0.25f : area.y + area.h - top - label_h;
+      const float most = big_touched ? LargestCell(scale) : 2.0f * LargestCell(scale);
+      s.cell = std::max(s.cell, std::floor(std::min({most, area.w / float(std::max<uint64_t>(a.shape.cols, 1)),
+                                                     down / float(std::max<uint64_t>(a.shape.rows, 1))})));
+    }
     s.label = {area.x, top, area.w, label_h};
     s.view = {area.x, top + label_h, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
     top += label_h + s.view.h + gap;

@@ -107,7 +107,10 @@ struct ArraySlot {
 // that all cells and gaps of a grid look alike. When the room is too small every slot still gets
 // a row of cells and later slots run past the bottom (the view clips them) rather than overlap.
 // `hall` (presenter mode) gives the room to what the step touches: the arrays it does not touch
-// are labels side by side on one line, and an overview sits at the end of its array's label.
+// are labels side by side on one line, an overview sits at the end of its array's label, and a
+// tiny array the step touches has cells up to twice LargestCell within the width and the height
+// left (beside a larger array the step touches, LargestCell within a quarter of the height)
+// instead of the strip's.
 std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h,
                                       bool hall = false);
 

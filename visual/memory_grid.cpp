@@ -495,7 +495,8 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
       for (const auto& [sec, from] : marks) {
         uint64_t lo, hi;
         cell_range(sec * sim::kSectorBytes, (sec + 1) * sim::kSectorBytes, &lo, &hi);
-        const float bar = std::min(0.35f * g.cell, std::max(3.0f * scale, std::round(0.3f * g.cell)));
+        // (at most 12 px at scale 1: a hall's large cell stays the lanes' picture)
+        const float bar = std::min({0.35f * g.cell, std::max(3.0f * scale, std::round(0.3f * g.cell)), 12.0f * scale});
         for (uint64_t c = lo; c < hi && c < total_cells; ++c) {
           if (!win.Contains(c / m.shape.cols, c % m.shape.cols)) continue;
           const Rect q = CellRect(g, c / m.shape.cols, c % m.shape.cols);

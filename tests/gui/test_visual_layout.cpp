@@ -117,6 +117,25 @@ TEST(Plan, TinyArraysGetASmallStripAtTheTopAndTheRestGoesToTheLesson) {
   EXPECT_FLOAT_EQ(slots[2].view.y, 52.0f + 20.0f + 196.0f + 8.0f + 20.0f);
 }
 
+TEST(Plan, TheHallDrawsTheTinyArrayTheStepTouchesLarge) {
+  // pairs' atomic in presenter mode: ans (1 float) touched, a and b (8x32) not, in 600 x 400 at
+  // scale 1.4. a and b are labels on one line (30 px, then an 11.2 px gap); ans's label below, its
+  // cell at 71.2 px: up to twice the largest cell (2 x 56 x 1.4 = 156.8) within 600 across and the
+  // 400 - 71.2 = 328.8 px left: 156 px (whole pixels). Out of the hall the strip's 24 x 1.4 =
+  // 33.6 px (untouched in the hall, a label).
+  PlanArray ans{"ans", {1, 1}, true, 1}, a{"a", {8, 32}, true, 1}, b{"b", {8, 32}, true, 1};
+  ans.step_touches = true;
+  const auto hall = PlanMemoryView({a, b, ans}, Rect{0, 0, 600, 400}, 1.4f, 30.0f, true);
+  ASSERT_EQ(hall.size(), 3u);
+  EXPECT_EQ(hall[2].name, "ans");
+  EXPECT_FLOAT_EQ(hall[2].cell, 156.0f);
+  EXPECT_FLOAT_EQ(hall[2].view.y, 30.0f + 11.2f + 30.0f);
+  const auto normal = PlanMemoryView({a, b, ans}, Rect{0, 0, 600, 400}, 1.4f, 30.0f, false);
+  EXPECT_FLOAT_EQ(normal[0].cell, 33.6f);
+  ans.step_touches = false;
+  EXPECT_TRUE(PlanMemoryView({a, b, ans}, Rect{0, 0, 600, 400}, 1.4f, 30.0f, true)[2].label_only);
+}
+
 TEST(Plan, TheTinyArrayTheAtomicsUpdateStaysInSightInAShortPane) {
   // pairs at 1280x720, scale 2: a and b (8x32), the shared tile _b (1x32) and ans (1 element) in
   // 600x150 (48 px labels, 16 px gaps). ans takes the top: label 0-48, its 48 px cell at 48-96,

@@ -107,7 +107,8 @@ std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems
 }
 
 void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
-                     const std::string& device_flag) {
+                     const std::string& device_flag, uint32_t ptxas_registers) {
+  if (ptxas_registers && !opt.registers_per_thread) opt.registers_per_thread = ptxas_registers;
   if (!device_flag.empty()) {
     opt.device = sim::FindDeviceProfile(device_flag);
     if (!opt.device)
@@ -315,9 +316,14 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       kernels::RunRequest r;
       r.n = v.TeachingN();
       sim::LaunchOptions opt;
-      opt.selection.kind = sim::Selection::Kind::None;
-      const auto o = kernels::Simulate(v, r, opt);
-      PrintStats(std::cout, v, r, o);
+      opt.selection = {sim::Selection::Kind::Block, 0, 0};
+      // Configured as stats configures it: the compiled listing's registers, then its notes.
+      const CompiledListing listing = ListingFor(v);
+      ConfigureCaches(opt, v.Id(), "", ListingRegisters(listing, v));
+      auto o = kernels::Simulate(v, r, opt);
+      const CompilerView compiled = Compare(listing, v, o.trace);
+      AddCompilerFindings(listing, compiled, o.trace);
+      PrintStats(std::cout, v, r, o, &compiled);
       return cli::Fail(o);
     }
     const bool n_given = stats_n->count() || trace_n->count() || bench_n->count() || table_n->count();
@@ -344,7 +350,10 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
       }
       if (!compiled_arch.empty()) toolchain::TargetArch(compiled_arch);  // a bad --arch is an error, said at once
       auto v = kernels::FindVariant(id);
-      ConfigureCaches(opt, v.Id(), device_text);
+      // The compiled listing first: its registers decide residency (the cache model).
+      std::optional<CompiledListing> listing;
+      if (!no_compiled && !csv) listing = ListingFor(v, compiled_arch);
+      ConfigureCaches(opt, v.Id(), device_text, listing ? ListingRegisters(*listing, v) : 0);
       opt.caches = !no_caches;
       kernels::RunRequest r;
       r.n = n ? n : v.TeachingN();
@@ -381,7 +390,10 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
         return kFailed;
       }
       std::optional<CompilerView> compiled;
-      if (!no_compiled && !csv) compiled = CompareWithNvcc(v, o.trace, compiled_arch);
+      if (listing) {
+        compiled = Compare(*listing, v, o.trace);
+        AddCompilerFindings(*listing, *compiled, o.trace);
+      }
       const CompilerView* cv = compiled ? &*compiled : nullptr;
       if (*trace) {
         if (json) std::cout << TraceJson(o, steps, cv).dump(1) << "\n";

@@ -28,9 +28,11 @@ std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems
 // The cache model's setup for a variant (FAMILY/VARIANT): the device profile named by
 // `device_flag` (--device; a bad name throws kernels::BadRequest), else the device the recorded
 // ncu figures come from, else the first profile (H100); and the registers per thread that
-// ptxas gave the variant, as recorded by ncu (launch__registers_per_thread), else the default.
+// ptxas gave the variant: `ptxas_registers` where this build's ptxas said (app/compiled_lines.h
+// ListingRegisters), else as recorded by ncu (launch__registers_per_thread), else the default.
+// The CLI and the GUI configure every launch with it.
 void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
-                     const std::string& device_flag);
+                     const std::string& device_flag, uint32_t ptxas_registers = 0);
 
 // A block shape "X", "XxY" or "XxYxZ" (--shape); BadRequest saying why not.
 kernels::Block ParseBlock(const std::string& s);

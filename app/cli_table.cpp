@@ -48,8 +48,9 @@ int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, 
     r.n = n;
     sim::LaunchOptions opt = base;
     opt.selection = {sim::Selection::Kind::Block, 0, 0};  // block 0's warps: the shape of each line
-    ConfigureCaches(opt, ids.back(), device);
     const auto ref = kernels::FindVariant(ids.back());
+    const CompiledListing listing = ListingFor(ref);
+    ConfigureCaches(opt, ids.back(), device, ListingRegisters(listing, ref));
     auto o = kernels::Simulate(ref, r, opt);
     if (base.control && base.control->cancel) {
       std::cerr << "warpscope: interrupted while simulating " << ids.back() << "\n";
@@ -60,8 +61,9 @@ int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, 
                 << " (warpscope stats " << ids.back() << " --n " << n << " says more)\n";
       failed = true;
     }
+    const CompilerView cv = Compare(listing, ref, o.trace);
+    if (AddCompilerFindings(listing, cv, o.trace) > 0) failed = true;
     sims.push_back(o.trace.total);
-    const CompilerView cv = CompareWithNvcc(ref, o.trace);
     if (!cv.available && compiled_notes.empty()) compiled_notes.push_back("compiled: " + cv.status);
     for (const auto& note : cv.comparison.notes)
       compiled_notes.push_back(v.name + " line " + std::to_string(note.line) + " as compiled: " + note.text);

@@ -89,10 +89,15 @@ SimResult SimWorker::Run(const SimJob& job, sim::RunControl& control, std::mutex
     opt.selection = {sim::Selection::Kind::Block, job.block, 0};
     opt.control = &control;
     opt.caches = job.caches;
-    // The launch as the command line configures it (device profile, registers per thread), so
-    // that the L1 view and the memory chart agree with `stats` and `table`.
-    ConfigureCaches(opt, ref.Id(), job.device);
-    r.outcome = std::make_shared<kernels::SimOutcome>(kernels::Simulate(ref, req, opt));
+    // The launch as the command line configures it (device profile, registers per thread from
+    // ptxas), so that the L1 view and the memory chart agree with `stats` and `table`.
+    const CompiledListing listing = ListingFor(ref);
+    ConfigureCaches(opt, ref.Id(), job.device, ListingRegisters(listing, ref));
+    auto outcome = std::make_shared<kernels::SimOutcome>(kernels::Simulate(ref, req, opt));
+    auto compiled = std::make_shared<CompilerView>(Compare(listing, ref, outcome->trace));
+    AddCompilerFindings(listing, *compiled, outcome->trace);
+    r.outcome = std::move(outcome);
+    r.compiled = std::move(compiled);
   } catch (const std::bad_alloc&) {
     r.error = "out of memory simulating " + job.variant + " at n=" + std::to_string(job.n) + "; try a smaller n";
   } catch (const std::exception& e) {

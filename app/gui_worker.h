@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/compiled_lines.h"
 #include "kernels/catalog.h"
 #include "sim/engine.h"
 
@@ -34,6 +35,9 @@ struct SimJob {
 struct SimResult {
   SimJob job;
   std::shared_ptr<kernels::SimOutcome> outcome;  // null on error or when cancelled
+  // What nvcc made of the variant, compared line by line with the outcome (app/compiled_lines.h);
+  // null with the outcome. Not available (its status says why) without a CUDA toolkit.
+  std::shared_ptr<const CompilerView> compiled;
   std::string error;
   bool cancelled = false;
 };

@@ -175,7 +175,7 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
     out << "  compiled: " << compiled->status << "\n";
     if (compiled->available) {
       out << "    " << UsageText(compiled->kernel.usage) << "\n";
-      for (const auto& msg : compiled->messages) out << "    ptxas " << msg.severity << ": " << msg.text << "\n";
+      for (const auto& msg : compiled->messages) out << "    " << msg.severity << ": " << msg.text << "\n";
       for (const auto& n : compiled->comparison.notes)
         out << "    line " << n.line << " [" << sim::ToString(n.kind) << "]: " << n.text << "\n";
       if (compiled->comparison.notes.empty()) out << "    every line's memory instructions are as the source makes them\n";

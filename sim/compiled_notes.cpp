@@ -197,10 +197,10 @@ CompiledComparison CompareWithCompiled(const Trace& t, const CompiledKernel& k, 
       } else {
         n.kind = CompilerNoteKind::KeptInRegister;
         n.factor = 0;
-        n.text = std::string("no ") + sp + " " + GroupWord(g) + ": the value is kept in a register";
+        n.text = std::string("no ") + sp + " " + GroupWord(g) + ": kept in a register";
         if (g == kStore && space == Space::Shared && warp_race) {
           n.result_may_differ = true;
-          n.text += "; without volatile the other lanes read the old value: the GPU's result can differ";
+          n.text += "; without volatile other lanes read the old value: the GPU's result can differ";
         }
       }
       out.notes.push_back(n);
@@ -250,8 +250,8 @@ CompiledComparison CompareWithCompiled(const Trace& t, const CompiledKernel& k, 
                " iterations: the value is kept in a register";
     } else {
       n.kind = CompilerNoteKind::KeptInRegister;
-      n.text = std::to_string(total) + " of the " + Plural(per, sp + " " + GroupWord(g)) +
-               " per warp issued; the others' values are kept in registers";
+      n.text = std::to_string(total) + " of its " + Plural(per, sp + " " + GroupWord(g)) +
+               " issued; the rest kept in registers";
     }
     out.notes.push_back(n);
   }

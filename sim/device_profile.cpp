@@ -105,8 +105,7 @@ Residency ComputeResidency(const DeviceProfile& d, uint64_t threads_per_block,
     return r;
   const uint64_t warps = (threads_per_block + 31) / 32;
   const uint32_t regs = registers_per_thread ? registers_per_thread : kDefaultRegistersPerThread;
-  // Registers are allocated per warp, in units of 256 (8 per thread).
-  const uint64_t regs_per_warp = (uint64_t(regs) * 32 + 255) / 256 * 256;
+  const uint64_t regs_per_warp = RegistersPerWarp(regs);
   // The driver reserves 1 KiB per resident block for its own use; the model counts it only for
   // kernels that use shared memory (the carve-out of a kernel without any stays 0).
   const uint64_t shared =

@@ -74,9 +74,14 @@ struct Residency {
   uint32_t l1_bytes = 0;       // what remains for L1: l1_shared_bytes - carveout_bytes
   uint64_t blocks_per_wave = 0;  // blocks_per_sm x SMs
 };
-// Registers per thread when no GPU build says otherwise (ptxas' figure is recorded per variant
-// in assets/recorded/ncu as launch__registers_per_thread).
+// Registers per thread when no GPU build says otherwise: ptxas' figure comes from the compiled
+// listing (app/compiled_lines.h), else from Nsight Compute's recording (launch__registers_per_thread
+// in assets/recorded/ncu); without nvcc or a recording, this.
 inline constexpr uint32_t kDefaultRegistersPerThread = 32;
+// Registers a warp is allocated: per warp in units of 256 (registers per thread rounded up to 8).
+inline uint64_t RegistersPerWarp(uint32_t registers_per_thread) {
+  return (uint64_t(registers_per_thread) * 32 + 255) / 256 * 256;
+}
 Residency ComputeResidency(const DeviceProfile& d, uint64_t threads_per_block,
                            uint32_t registers_per_thread, uint64_t shared_bytes_per_block);
 

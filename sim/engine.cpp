@@ -205,7 +205,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
   auto t0 = std::chrono::steady_clock::now();
   e.trace.shape = s;
   const DeviceProfile& device = e.Device();
-  if (const std::string why = detail::LaunchRefusal(s, device, e.opt.max_threads); !why.empty()) {
+  if (const std::string why = detail::LaunchRefusal(s, device, e.opt.max_threads, e.opt.registers_per_thread); !why.empty()) {
     char shape[160];
     std::snprintf(shape, sizeof shape, "the launch of grid (%u,%u,%u) x block (%u,%u,%u)", s.grid.x,
                   s.grid.y, s.grid.z, s.block.x, s.block.y, s.block.z);

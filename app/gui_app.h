@@ -51,6 +51,7 @@ struct Pane {
   int n = 0;
   std::string shape;  // block shape ("16x16"); empty: the variant's own
   std::shared_ptr<kernels::SimOutcome> outcome;
+  std::shared_ptr<const CompilerView> compiled;  // what nvcc made of it, with the outcome (gui_worker.h)
   uint64_t generation = 0;
   bool loading = false;
   std::string error;
@@ -138,6 +139,10 @@ class Gui : private KeyTarget {
   void ToggleFullScreen() override { ToggleFullscreen(); }
   void Scale(int dir) override;
   void RunOnGpu() override { StartGpuTimings(); }
+  void ToggleSass() override {
+    for (auto& p : pane_) p.source.ToggleSass();
+  }
+  void ToggleAsCompiled() override { counters_.ToggleAsCompiled(); }
   void NextSlide(int dir) override;  // gui_lesson.cpp
   // gui_app.cpp: stepping both panes (the rules are visual/stepping.h's)
   void StepAll(int delta);

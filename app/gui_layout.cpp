@@ -116,12 +116,23 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
   const float source_h = body_h * (chart_shown_ ? 0.3f : 0.5f);
   const std::string& path = f.variant.variant->source;
   const auto problem = file_problems_.find(path);
+  // What nvcc made of the shown variant, beside its lines (none while it loads).
+  visual::CompiledBeside beside;
+  if (f.compiled) {
+    beside.status = f.compiled->status;
+    beside.file = path;
+    if (f.compiled->available) {
+      beside.comparison = &f.compiled->comparison;
+      beside.kernel = &f.compiled->kernel;
+    }
+  }
   if (problem != file_problems_.end()) {
     std::vector<visual::SourceMark> marks;
     for (const auto& d : problem->second.diagnostics) marks.push_back({d.line, d.severity + ": " + d.message});
-    f.source.Draw(f.shown_step, path, problem->second.text, source_h, scale_, mono_, &marks);
+    f.source.Draw(f.shown_step, path, problem->second.text, source_h, scale_, mono_, &marks, f.compiled ? &beside : nullptr);
   } else {
-    f.source.Draw(f.shown_step, path, kernels::KernelSource(path), source_h, scale_, mono_);
+    f.source.Draw(f.shown_step, path, kernels::KernelSource(path), source_h, scale_, mono_, nullptr,
+                  f.compiled ? &beside : nullptr);
   }
   ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
   // Three tabs: the timings with the counters, the memory chart, and the L1 of the shown
@@ -140,10 +151,18 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
     const ImGuiTabItemFlags pick_chart = side_tab_set_ || opt_.side != "chart" ? 0 : ImGuiTabItemFlags_SetSelected;
     const ImGuiTabItemFlags pick_l1 = side_tab_set_ || opt_.side != "l1" ? 0 : ImGuiTabItemFlags_SetSelected;
     if (ImGui::BeginTabItem(long_tabs ? "timings & counters###timings" : "timings###timings", nullptr, pick_counters)) {
+      // ptxas' figures and the counts as compiled, per side (none while a side loads).
+      visual::CompiledCounters cc[2];
+      for (int i = 0; i < 2; ++i)
+        if (const auto& c = pane_[i].compiled) {
+          cc[i].status = c->status;
+          if (c->available) cc[i].usage = &c->kernel.usage, cc[i].as_compiled = &c->as_compiled;
+        }
       const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
                                       Compare() ? pane_[1].Id() : "",
                                       Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
-                                      timings_, cuda_, scale_);
+                                      timings_, cuda_, scale_, pane_[0].compiled ? &cc[0] : nullptr,
+                                      Compare() && pane_[1].compiled ? &cc[1] : nullptr);
       if (run) StartGpuTimings();
       ImGui::EndTabItem();
     }

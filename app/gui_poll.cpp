@@ -61,11 +61,13 @@ void Gui::PollWorker() {
       message_ = "block " + std::to_string(pb_.block) + " is outside the grid of " + std::to_string(blocks) + " blocks; showing block 0";
       pb_.block = 0;
       p.outcome = r.outcome;  // keep something on screen while block 0 loads
+      p.compiled = r.compiled;
       Request(pane_[0]);
       if (Compare()) Request(pane_[1]);
       continue;
     }
     p.outcome = r.outcome;
+    p.compiled = r.compiled;
     p.flow = FlowOf(p);
     ShowStep(p);
     if (p.saved != Clock::time_point{}) {

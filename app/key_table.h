@@ -17,6 +17,8 @@ enum class Action {
   ScaleUp, ScaleDown,  // the user's UI scale
   RunOnGpu,    // time every variant of A's family on the GPU ("run on GPU")
   NextSlide, PreviousSlide,  // a lesson's slides (what a presentation clicker sends)
+  Sass,        // the compiled kernel's SASS listing in place of the source, and back
+  AsCompiled,  // the counters as the compiled code runs them, in a column beside the simulated ones
 };
 
 // What the keys act on: the window (gui_app.h) implements it; each binding's function calls one
@@ -37,6 +39,8 @@ class KeyTarget {
   virtual void Scale(int dir) = 0;       // the user's UI scale one notch up (> 0) or down
   virtual void RunOnGpu() = 0;
   virtual void NextSlide(int dir) = 0;   // a lesson's next (> 0) or previous slide
+  virtual void ToggleSass() = 0;
+  virtual void ToggleAsCompiled() = 0;
 };
 
 struct KeyBinding {

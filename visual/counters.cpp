@@ -88,8 +88,18 @@ std::string TimingsLegend(const std::vector<TimingRow>& rows) {
   return {};
 }
 
+std::string UsageLine(const sim::ResourceUsage& u) {
+  if (!u.Known()) return "ptxas gave no resource usage";
+  auto bytes = [](int64_t b) { return b < 0 ? std::string("?") : std::to_string(b) + " B"; };
+  std::string s = std::to_string(u.registers) + " registers per thread, stack " + bytes(u.stack_bytes);
+  if (u.spill_store_bytes >= 0 || u.spill_load_bytes >= 0)
+    s += ", spills " + bytes(u.spill_store_bytes) + " stored / " + bytes(u.spill_load_bytes) + " loaded";
+  return s + ", static shared " + bytes(u.shared_bytes < 0 ? 0 : u.shared_bytes);
+}
+
 bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const std::string& name_b,
-                        const sim::Trace* b, const Timings& timings, bool can_run_gpu, float scale) {
+                        const sim::Trace* b, const Timings& timings, bool can_run_gpu, float scale,
+                        const CompiledCounters* ca, const CompiledCounters* cb) {
   bool run = false;
   ImGui::TextUnformatted("GPU timings");
   HelpMarker(
@@ -167,50 +177,75 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
   const float check_w = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("hide zeros").x;
   if (FitsBeside(check_w)) ImGui::SameLine();
   ImGui::Checkbox("hide zeros##counters", &hide_zero_);
-  const auto ma = a ? sim::Metrics(a->total, !a->caches.device.empty()) : std::vector<sim::Metric>{};
-  const auto mb = b ? sim::Metrics(b->total, !b->caches.device.empty()) : std::vector<sim::Metric>{};
-  // The values as they are written, to size the columns by them.
+  // "as compiled": a column beside each side's simulated one, with the counts of the compiled code.
+  const bool can_compile = (ca && ca->as_compiled) || (cb && cb->as_compiled);
+  if (can_compile) {
+    const float compiled_w = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("as compiled").x;
+    if (FitsBeside(compiled_w)) ImGui::SameLine();
+    ImGui::Checkbox("as compiled##counters", &as_compiled_);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("A column beside each side's: the counters as the code nvcc emitted runs them, where it\n"
+                        "merged, removed, predicated or hoisted accesses (the notes under the source lines;\n"
+                        "docs/FIDELITY.md).");
+  }
+  const auto [head_a, head_b] = ColumnNames(name_a, b ? name_b : std::string());
+  // The columns: A, A as compiled, B, B as compiled (those there are).
+  struct Column {
+    std::string head;
+    std::vector<sim::Metric> m;
+    bool ratio = false;  // B's: the value's ratio to A's beside it
+  };
+  std::vector<Column> columns;
+  columns.push_back({head_a, a ? sim::Metrics(a->total, !a->caches.device.empty()) : std::vector<sim::Metric>{}});
+  if (a && as_compiled_ && ca && ca->as_compiled)
+    columns.push_back({head_a + " compiled", sim::Metrics(*ca->as_compiled, !a->caches.device.empty())});
+  if (b) columns.push_back({head_b, sim::Metrics(b->total, !b->caches.device.empty()), true});
+  if (b && as_compiled_ && cb && cb->as_compiled)
+    columns.push_back({head_b + " compiled", sim::Metrics(*cb->as_compiled, !b->caches.device.empty()), true});
+  const std::vector<sim::Metric>& ma = columns.front().m;
+  // The values as they are written, to size the columns by them. B's columns say their ratio to A's.
   struct Row {
     size_t i;
-    std::string va, vb;
+    std::vector<std::string> v;
   };
   std::vector<Row> rows;
   char buf[64];
   for (size_t i = 0; i < ma.size(); ++i) {
-    const double vb = i < mb.size() ? mb[i].value : 0;
-    if (hide_zero_ && ma[i].value == 0 && vb == 0) continue;
-    Row r{i, "", ""};
+    bool all_zero = true;
+    for (const auto& c : columns) all_zero &= i >= c.m.size() || c.m[i].value == 0;
+    if (hide_zero_ && all_zero) continue;
+    Row r{i, {}};
     // Nsight Compute names a percentage ".pct"; the other counters' unit is in their label.
     const char* unit = ma[i].name.ends_with(".pct") ? " %" : "";
-    std::snprintf(buf, sizeof buf, "%.6g%s", ma[i].value, unit);
-    r.va = buf;
-    if (b) {
-      if (vb != ma[i].value && ma[i].value != 0) std::snprintf(buf, sizeof buf, "%.6g%s (%.2gx)", vb, unit, vb / ma[i].value);
-      else std::snprintf(buf, sizeof buf, "%.6g%s", vb, unit);
-      r.vb = buf;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      const double v = i < columns[c].m.size() ? columns[c].m[i].value : 0;
+      if (columns[c].ratio && v != ma[i].value && ma[i].value != 0) std::snprintf(buf, sizeof buf, "%.6g%s (%.2gx)", v, unit, v / ma[i].value);
+      else std::snprintf(buf, sizeof buf, "%.6g%s", v, unit);
+      r.v.push_back(buf);
     }
     rows.push_back(r);
   }
-  const auto [head_a, head_b] = ColumnNames(name_a, b ? name_b : std::string());
-  float wa = ImGui::CalcTextSize(head_a.c_str()).x, wb = b ? ImGui::CalcTextSize(head_b.c_str()).x : 0.0f, wl = 0;
+  std::vector<float> widths;
+  for (const auto& c : columns) widths.push_back(ImGui::CalcTextSize(c.head.c_str()).x);
+  float wl = 0;
   for (const auto& r : rows) {
-    wa = std::max(wa, ImGui::CalcTextSize(r.va.c_str()).x);
-    if (b) wb = std::max(wb, ImGui::CalcTextSize(r.vb.c_str()).x);
+    for (size_t c = 0; c < r.v.size(); ++c) widths[c] = std::max(widths[c], ImGui::CalcTextSize(r.v[c].c_str()).x);
     wl = std::max(wl, ImGui::CalcTextSize(ma[r.i].label.c_str()).x);
   }
   const ImGuiStyle& style = ImGui::GetStyle();
   const float cell_pad = 2 * style.CellPadding.x + 2.0f;  // each column's padding and border
   const float avail = ImGui::GetContentRegionAvail().x;
-  const int cols = b ? 3 : 2;
+  const int cols = int(columns.size()) + 1;
   // A table where the values fit their columns beside labels at least 40% of the width (labels
   // wrap); a narrow panel lists each counter with its values under it instead.
-  const float values_w = wa + wb + cell_pad * float(cols - 1);
+  float values_w = cell_pad * float(cols - 2);
+  for (float w : widths) values_w += w;
   if (avail - values_w - cell_pad >= std::min(wl, 0.4f * avail)) {
     if (ImGui::BeginTable("counters##table", cols, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                                        ImGuiTableFlags_SizingFixedFit)) {
       ImGui::TableSetupColumn("metric", ImGuiTableColumnFlags_WidthStretch);
-      ImGui::TableSetupColumn(head_a.c_str(), ImGuiTableColumnFlags_WidthFixed, wa);
-      if (b) ImGui::TableSetupColumn(head_b.c_str(), ImGuiTableColumnFlags_WidthFixed, wb);
+      for (size_t c = 0; c < columns.size(); ++c)
+        ImGui::TableSetupColumn(columns[c].head.c_str(), ImGuiTableColumnFlags_WidthFixed, widths[c]);
       ImGui::TableHeadersRow();
       for (const auto& r : rows) {
         ImGui::PushID(int(r.i));
@@ -219,11 +254,9 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
         // A short label in the table; the Nsight Compute name and its meaning in the tooltip.
         ImGui::TextWrapped("%s", ma[r.i].label.c_str());
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", ma[r.i].name.c_str(), ma[r.i].meaning.c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.va.c_str());
-        if (b) {
+        for (const auto& v : r.v) {
           ImGui::TableNextColumn();
-          ImGui::TextUnformatted(r.vb.c_str());
+          ImGui::TextUnformatted(v.c_str());
         }
         ImGui::PopID();
       }
@@ -236,11 +269,26 @@ bool CountersView::Draw(const std::string& name_a, const sim::Trace* a, const st
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", ma[r.i].name.c_str(), ma[r.i].meaning.c_str());
       ImGui::Indent();
       ImGui::PushStyleColor(ImGuiCol_Text, style.Colors[ImGuiCol_TextDisabled]);
-      const std::string values = b ? head_a + " " + r.va + " \xc2\xb7 " + head_b + " " + r.vb : r.va;
+      std::string values;
+      for (size_t c = 0; c < r.v.size(); ++c)
+        values += (c ? " \xc2\xb7 " : "") + (columns.size() > 1 ? columns[c].head + " " : std::string()) + r.v[c];
       ImGui::TextWrapped("%s", values.c_str());
       ImGui::PopStyleColor();
       ImGui::Unindent();
       ImGui::PopID();
+    }
+  }
+  // ptxas' figures for each side's kernel.
+  if (ca || cb) {
+    ImGui::Separator();
+    ImGui::TextWrapped("Compiled by nvcc (ptxas)");
+    HelpMarker("Registers per thread decide how many blocks an SM holds (and so the cache model's waves);\n"
+               "stack: local arrays and spills; spills: registers ptxas stored to and loaded from local\n"
+               "memory; static shared: the kernel's __shared__ arrays.");
+    for (const auto& [head, c] : {std::pair{head_a, ca}, std::pair{head_b, cb}}) {
+      if (!c) continue;
+      const std::string text = head + ": " + (c->usage ? UsageLine(*c->usage) : c->status);
+      ImGui::TextWrapped("%s", text.c_str());
     }
   }
 

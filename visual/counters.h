@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/compiled.h"
 #include "sim/trace.h"
 
 namespace ws::visual {
@@ -56,14 +57,31 @@ std::string TimingBarText(const TimingRow& r);
 // "time · Gop/s · % of FP32 peak 33454 Gop/s · speed-up over v0". Empty without rows.
 std::string TimingsLegend(const std::vector<TimingRow>& rows);
 
+// What nvcc made of one side's kernel, for the counters panel (app/compiled_lines.h): ptxas'
+// resource usage and the launch counted as the compiled code runs it. Null members: unknown.
+struct CompiledCounters {
+  const sim::ResourceUsage* usage = nullptr;
+  const sim::Counters* as_compiled = nullptr;
+  std::string status;  // why there is none, where there is none
+};
+
+// ptxas' figures in one line: "18 registers per thread, stack 0 B, spills 0 B stored / 0 B
+// loaded, static shared 512 B".
+std::string UsageLine(const sim::ResourceUsage& u);
+
 class CountersView {
  public:
-  // Returns true when the user asks for a GPU run.
+  // Returns true when the user asks for a GPU run. `ca`, `cb`: A's and B's compiled figures (null:
+  // none): their usage under the counters, and, with "as compiled" ticked, a column per side.
   bool Draw(const std::string& name_a, const sim::Trace* a, const std::string& name_b, const sim::Trace* b,
-            const Timings& timings, bool can_run_gpu, float scale);
+            const Timings& timings, bool can_run_gpu, float scale, const CompiledCounters* ca = nullptr,
+            const CompiledCounters* cb = nullptr);
+  // The "as compiled" columns on / off (the checkbox, the C key).
+  void ToggleAsCompiled() { as_compiled_ = !as_compiled_; }
 
  private:
   bool hide_zero_ = true;
+  bool as_compiled_ = false;
 };
 
 }  // namespace ws::visual

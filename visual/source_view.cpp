@@ -5,6 +5,7 @@
 
 #include "visual/help_marker.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <vector>
@@ -17,7 +18,8 @@
 namespace ws::visual {
 
 void SourceView::Draw(const ShownStep& shown_step, const std::string& source_path, const std::string& text, float height,
-                      float scale, void* mono_font, const std::vector<SourceMark>* errors) {
+                      float scale, void* mono_font, const std::vector<SourceMark>* errors,
+                      const CompiledBeside* compiled) {
   ImGui::PushID(shown_step.pane.c_str());
   // The path where it fits, else the file's name (the path in a tooltip).
   const std::string full_head = shown_step.pane + "  " + source_path;
@@ -29,7 +31,19 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
   HelpMarker(
         "The kernel as it is compiled for both the GPU and the simulator. Highlighted: the line of\n"
         "the current instruction. Right: this launch's global sectors / ideal and shared wavefronts\n"
-        "per line, over the whole launch. Hover a line for all its counters.");
+        "per line, over the whole launch. Hover a line for all its counters. Under a line: the memory\n"
+        "instructions nvcc emitted for it (from its SASS) and, in colour, where they differ from the\n"
+        "source as the simulator runs it. SASS: the compiled kernel's whole listing instead.");
+  const bool has_sass = compiled && compiled->kernel;
+  if (has_sass) {
+    ImGui::SameLine();
+    ImGui::Checkbox("SASS##source", &show_sass_);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compiled->status.c_str());
+  } else if (compiled && !compiled->status.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", compiled->status.c_str());
+    ImGui::PopStyleColor();
+  }
   const ImVec4 red = ImGui::ColorConvertU32ToFloat4(Pack(kErrorText));
   float header_h = ImGui::GetTextLineHeightWithSpacing();
   if (errors) {
@@ -42,6 +56,18 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
   }
   // Long lines wrap (a projector has no room to scroll sideways), indented under their code. The
   // scrollbar is always there: the lines' wrapping does not change with it coming and going.
+  const uint32_t current = shown_step.Focus() && shown_step.trace && shown_step.Focus()->site < shown_step.trace->sites.size()
+                               ? shown_step.trace->sites[shown_step.Focus()->site].line
+                               : 0;
+  if (has_sass && show_sass_) {
+    ImGui::BeginChild("sass##view", ImVec2(0, height - header_h), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+    if (mono_font) ImGui::PushFont(static_cast<ImFont*>(mono_font));
+    DrawSass(shown_step, *compiled, current);
+    if (mono_font) ImGui::PopFont();
+    ImGui::EndChild();
+    ImGui::PopID();
+    return;
+  }
   ImGui::BeginChild("source##view", ImVec2(0, height - header_h), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   if (mono_font) ImGui::PushFont(static_cast<ImFont*>(mono_font));
   // A scroll to a line is asked again every frame until the scroll range has stayed the same for
@@ -52,9 +78,6 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
   settled_frames_ = max_y == settle_max_ ? settled_frames_ + 1 : 0;
   settle_max_ = max_y;
   if (settled_frames_ >= 2) settle_line_ = 0;
-  const uint32_t current = shown_step.Focus() && shown_step.trace && shown_step.Focus()->site < shown_step.trace->sites.size()
-                               ? shown_step.trace->sites[shown_step.Focus()->site].line
-                               : 0;
   std::istringstream in(text);
   std::string line;
   uint32_t number = 0;
@@ -132,6 +155,19 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
           ImGui::TextWrapped("     ^ %s", m.text.c_str());
           ImGui::PopStyleColor();
         }
+    if (compiled && compiled->comparison) {
+      // What nvcc emitted for the line, and where that differs from the source as simulated.
+      const auto e = compiled->comparison->emitted.find(number);
+      const std::string note = compiled->comparison->LineText(number);
+      if (e != compiled->comparison->emitted.end() || !note.empty()) {
+        std::string said = "     nvcc: " + (e != compiled->comparison->emitted.end() ? e->second : std::string("no memory instruction"));
+        if (!note.empty()) said += " \xc2\xb7 " + note;
+        ImGui::PushStyleColor(ImGuiCol_Text, note.empty() ? ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]
+                                                          : ImGui::ColorConvertU32ToFloat4(Pack(kConflict)));
+        ImGui::TextWrapped("%s", said.c_str());
+        ImGui::PopStyleColor();
+      }
+    }
     bool asked = false;
     if (marked && scrolled_to_ != ~0u - number) {  // a new error: scroll it into view once
       ImGui::SetScrollHereY(0.35f);
@@ -158,6 +194,71 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
   if (mono_font) ImGui::PopFont();
   ImGui::EndChild();
   ImGui::PopID();
+}
+
+void SourceView::SassRowsOf(const sim::CompiledKernel& k, const std::string& file, uint32_t line,
+                            const sim::WarpInstruction* step, std::vector<size_t>* at_line, std::vector<size_t>* strong) {
+  for (size_t i = 0; i < k.instructions.size(); ++i) {
+    const auto& ins = k.instructions[i];
+    bool here = false;
+    for (const auto& w : ins.where)
+      if (sim::IsSameFile(w.file, file)) {
+        here = w.line == line;
+        break;
+      }
+    if (!here || line == 0) continue;
+    at_line->push_back(i);
+    // The step's own kind of access: its space (a generic LD/ST may be either) and operation.
+    const bool space = ins.space == sim::MemSpace::Generic ||
+                       (step && (step->space == sim::Space::Shared) == (ins.space == sim::MemSpace::Shared));
+    const bool op = step && (step->op == ins.op || (step->op != sim::Op::Load && step->op != sim::Op::Store &&
+                                                    ins.op != sim::Op::Load && ins.op != sim::Op::Store));
+    if (ins.IsMemory() && step && space && op) strong->push_back(i);
+  }
+}
+
+void SourceView::DrawSass(const ShownStep& shown_step, const CompiledBeside& compiled, uint32_t current) {
+  const sim::CompiledKernel& k = *compiled.kernel;
+  std::vector<size_t> at_line, strong;
+  SassRowsOf(k, compiled.file, current, shown_step.Focus(), &at_line, &strong);
+  ImGui::TextDisabled("%s", k.demangled.c_str());
+  const bool scroll = sass_scrolled_version_ != shown_step.version;
+  size_t scroll_to = !strong.empty() ? strong.front() : !at_line.empty() ? at_line.front() : ~size_t(0);
+  for (size_t i = 0; i < k.instructions.size(); ++i) {
+    const auto& ins = k.instructions[i];
+    uint32_t line = 0;
+    for (const auto& w : ins.where)
+      if (sim::IsSameFile(w.file, compiled.file)) {
+        line = w.line;
+        break;
+      }
+    char head[32];
+    std::snprintf(head, sizeof head, "%4u /*%04x*/ ", line, ins.offset);
+    const bool is_strong = std::find(strong.begin(), strong.end(), i) != strong.end();
+    const bool is_line = std::find(at_line.begin(), at_line.end(), i) != at_line.end();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = ImGui::GetContentRegionAvail().x;
+    // Long instructions wrap, indented under the offset (a projector has no room to scroll sideways).
+    const float head_w = ImGui::CalcTextSize(head).x;
+    const float h = ImGui::CalcTextSize(ins.text.c_str(), nullptr, false, std::max(w - head_w, head_w)).y +
+                    ImGui::GetStyle().ItemSpacing.y;
+    if (is_line) ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + h), Pack(kHighlight, is_strong ? 110 : 50));
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("%s", head);
+    ImGui::SameLine(0, 0);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(w - head_w, head_w));
+    if (!ins.IsMemory()) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextUnformatted(ins.text.c_str());
+    if (!ins.IsMemory()) ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
+    ImGui::EndGroup();
+    if (ImGui::IsItemHovered() && ins.IsMemory())
+      ImGui::SetTooltip("%d B %s %s%s%s", int(ins.width), sim::ToString(ins.op), sim::ToString(ins.space),
+                        ins.predicate.empty() ? "" : ", predicated (every lane issues it; the predicate masks lanes)",
+                        ins.loop >= 0 ? ", in a loop" : "");
+    if (scroll && i == scroll_to) ImGui::SetScrollHereY(0.35f);
+  }
+  if (scroll) sass_scrolled_version_ = shown_step.version;
 }
 
 }  // namespace ws::visual

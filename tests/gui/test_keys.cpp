@@ -118,6 +118,8 @@ struct RecordingTarget : KeyTarget {
   void Scale(int d) override { calls.push_back("scale " + std::to_string(d)); }
   void RunOnGpu() override { calls.push_back("gpu"); }
   void NextSlide(int d) override { calls.push_back("slide " + std::to_string(d)); }
+  void ToggleSass() override { calls.push_back("sass"); }
+  void ToggleAsCompiled() override { calls.push_back("as compiled"); }
 };
 
 // Each name does what the README's key list says of its key (expected calls written from it).
@@ -127,7 +129,8 @@ TEST(KeyTable, EachNamePressesItsFunction) {
       {"down", "iterate -1"},   {"home", "go to 0"},      {"tab", "focus"},        {"follow", "follow"},
       {"present", "present"},   {"fullscreen", "full screen"}, {"larger", "scale 1"}, {"smaller", "scale -1"},
       {"help", "help"},         {"escape", "close help"}, {"gpu", "gpu"},
-      {"next-slide", "slide 1"}, {"previous-slide", "slide -1"}};
+      {"next-slide", "slide 1"}, {"previous-slide", "slide -1"}, {"sass", "sass"},
+      {"as-compiled", "as compiled"}};
   for (const auto& [name, call] : expected) {
     RecordingTarget t;
     const auto a = ActionNamed(name);

@@ -76,6 +76,15 @@ __global__ void reduce4_plain(Global<const float> in, Global<float> out, unsigne
   }
   if (tid == 0) out[blockIdx.x] = sdata[0];
 }
+__global__ void moved(Global<const float2> x, Global<float2> y) {
+  __shared__ Shared<float2[512]> s;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[threadIdx.x] = x[i];
+  s[threadIdx.x + 256] = x[i];  // line 54
+  __syncthreads();
+  float2 v = s[(threadIdx.x * 2) % 512];  // line 56
+  y[i] = v;
+}
 WS_KERNEL(merged, .title = "m", .teaching_n = 512, .timing_n = 512) {
   auto x = k.Input<const float>("x", 512);
   auto y = k.Output<float>("y", 128);
@@ -95,6 +104,13 @@ WS_KERNEL(counted, .title = "c", .teaching_n = 256, .timing_n = 256) {
 WS_KERNEL(divergent, .title = "d", .teaching_n = 4096, .timing_n = 4096) {
   auto a = k.Input<int>("array", k.n);
   k.Launch(dim3(2), dim3(256), divergent, a, k.n);
+}
+WS_KERNEL(moved, .title = "v", .teaching_n = 4096, .timing_n = 4096) {
+  std::vector<float2> pairs(k.n);
+  for (int j = 0; j < k.n; ++j) pairs[j] = {float(j), float(-j)};
+  auto x = k.InputFrom<const float2>("x", pairs);
+  auto y = k.Output<float2>("y", k.n);
+  k.Launch(dim3(k.n / 256), dim3(256), moved, x, y);
 }
 WS_KERNEL(reduce4_plain, .title = "r", .teaching_n = 10240, .timing_n = 10240) {
   auto in = k.Input<const float>("in", k.n);
@@ -212,6 +228,20 @@ TEST(CompiledNotes, Reduce4WithoutVolatileKeepsItsSumsInRegistersAndItsCheckIsQu
   const auto text = ws::test::Cli("stats " + ClassesFile() + ":reduce4_plain --no-caches", false);
   EXPECT_EQ(text.out.find("check: passed ("), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("check: passed in the simulator; on the GPU the result can differ"), std::string::npos);
+}
+
+// The LDS of line 56 sits at line 57 in the line table (where v is used): the same access, no
+// note; x[i] read twice (lines 53, 54) is loaded once. 16 blocks of 8 warps: 128 loads as compiled
+// (tests/fidelity/vectors.cu's shared_float2_stride: 128 measured on an H100).
+TEST(CompiledNotes, AnAccessTheLineTablePutsAtTheNextLineIsTheSameAccess) {
+  SKIP_WITHOUT_TOOLS();
+  const json sim = Stats("moved"), compiled = Stats("moved", "--as-compiled");
+  EXPECT_TRUE(Notes(sim, 56, "kept in a register").empty()) << sim["compiled"].dump(1);
+  EXPECT_EQ(Notes(sim, 54, "kept in a register").size(), 1u) << sim["compiled"].dump(1);
+  const char* ld = "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum";
+  EXPECT_EQ(sim["metrics"][ld], 256);
+  EXPECT_EQ(compiled["metrics"][ld], 128);
+  EXPECT_EQ(compiled["metrics"]["smsp__sass_inst_executed_op_shared_ld.sum"], 128);
 }
 
 TEST(CompiledNotes, TraceAndNoCompiledSayWhatTheyDo) {

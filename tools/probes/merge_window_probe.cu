@@ -7,7 +7,7 @@
 // (%globaltimer, ns, comparable across SMs).
 //
 // Built: nvcc -O2 -arch=sm_90 -std=c++17 -o merge_window_probe tools/probes/merge_window_probe.cu; run
-// (not yet run on a device): merge_window_probe, then ncu --cache-control all --clock-control none
+// (run on an H200: tools/reports/merge_window_probe_H200.txt): merge_window_probe, then ncu --cache-control all --clock-control none
 // --csv --page raw --print-units base --metrics lts__t_sectors_srcunit_tex_op_read.sum,
 // lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
 // merge_window_probe --ncu (docs/FIDELITY.md, "Latencies that spread: tried, not kept").

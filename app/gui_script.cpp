@@ -51,9 +51,22 @@ ScriptedRun::ScriptedRun(const GuiOptions& opt, Clock::time_point start)
   active_ = !opt_.screenshot.empty() || opt_.quit || opt_.benchmark_frames || !opt_.keys.empty() || !opt_.gif.empty();
 }
 
+namespace {
+// Every shown pane has finished: its simulation arrived, or its error is on screen (a kernel file
+// whose build failed or whose process died). A scripted run goes on then, so that the picture of
+// an error can be taken too, instead of waiting out its deadline.
+bool Finished(const Gui& gui) {
+  for (int i = 0; i < (gui.compare() ? 2 : 1); ++i) {
+    const Pane& p = gui.pane(i);
+    if (p.loading || (!p.outcome && p.error.empty())) return false;
+  }
+  return true;
+}
+}  // namespace
+
 bool ScriptedRun::BeforeFrame(Gui& gui) {
   if (!active_) return true;
-  if (!applied_ && gui.Loaded()) {
+  if (!applied_ && Finished(gui)) {
     applied_ = true;
     gui.SetStepAll(opt_.step);
     for (int i = 0; i < std::abs(opt_.iterations); ++i) gui.IterationAll(opt_.iterations > 0 ? 1 : -1);

@@ -1,6 +1,7 @@
 // The desktop program with a kernel file open, under Xvfb: the file is saved with a syntax error
 // (reported at its line, the last good build stays), then with a new access pattern, and the
-// picture reloads in place at the same step with the new sectors.
+// picture reloads in place at the same step with the new sectors. A file whose process dies is an
+// error in the window, which stays.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -93,5 +94,32 @@ TEST(GuiReload, SavedFileReloadsInPlaceKeepingTheStepAndErrorsKeepTheLastGoodBui
   EXPECT_TRUE(Has(texts, "step 2 (0\xe2\x80\x93" "4)")) << out;  // counted from 0: steps 0 to 4
   EXPECT_TRUE(Has(texts, "16 sectors (ideal 4)")) << out;
   EXPECT_FALSE(Has(texts, "does not compile")) << out;
+  fs::remove_all(dir);
+}
+
+// A file whose process dies (abort() in its description) is an error in the window, which stays:
+// the scripted run takes its picture instead of waiting out its deadline, and exits 0.
+TEST(GuiReload, AFileWhoseProcessDiesIsAnErrorInTheWindow) {
+  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / ("dies-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "sum4.cu", layout = dir / "layout.json", shot = dir / "shot.png";
+  std::string text = Sum4(1);
+  const std::string launch = "sum4, y, x, k.n);\n";
+  text.insert(text.find(launch) + launch.size(), "  abort();\n");  // line 13
+  Write(file, text);
+  const std::string cmd = std::string(WARPSCOPE_BINARY) + " open " + file.string() +
+                          " --no-settings --size 1280x720 --scale 1 --screenshot " + shot.string() +
+                          " --layout-out " + layout.string() + " --quit 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char line[4096];
+  while (fgets(line, sizeof line, p)) out += line;
+  const int status = pclose(p);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  EXPECT_TRUE(fs::exists(shot)) << out;
+  const auto texts = Texts(layout);
+  EXPECT_TRUE(Has(texts, "abort() was called at line 13")) << out;
+  EXPECT_TRUE(Has(texts, "its process stopped")) << out;
   fs::remove_all(dir);
 }

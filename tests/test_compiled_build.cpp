@@ -15,6 +15,7 @@
 #include "toolchain/build.h"
 #include "toolchain/compiled.h"
 #include "tests/cli_run.h"
+#include "tests/cuda_tools.h"
 
 namespace {
 
@@ -22,11 +23,7 @@ namespace fs = std::filesystem;
 using ws::toolchain::CompileForListing;
 using ws::toolchain::FindCudaTool;
 
-bool HaveTools() {
-  std::error_code ec;
-  return fs::exists(ws::toolchain::CompilerPath(ws::toolchain::Compiler::Nvcc), ec) &&
-         !FindCudaTool("nvdisasm").empty();
-}
+using ws::test::HaveNvccAndNvdisasm;
 
 // Line 2 reads a float4 (one 16-byte load per lane), line 3 stores a float per lane to shared
 // memory, line 5 reads two neighbours from it after the barrier and line 6 stores the sum.
@@ -62,7 +59,7 @@ TEST(CompiledBuild, TargetArchTakesTheSpellingsOfOneArchitecture) {
 }
 
 TEST(CompiledBuild, SassOfAFileHasItsMemoryInstructionsAtTheirLinesAndIsCached) {
-  if (!HaveTools()) GTEST_SKIP() << "no nvcc or no nvdisasm";
+  if (!HaveNvccAndNvdisasm()) GTEST_SKIP() << "no nvcc or no nvdisasm";
   const std::string file = WriteFile("vec.cu", kVectorFile);
   for (const std::string arch : {"sm_90", "sm_75"}) {
     const auto built = CompileForListing(file, "vec.cu", kVectorFile, arch);
@@ -95,7 +92,7 @@ TEST(CompiledBuild, SassOfAFileHasItsMemoryInstructionsAtTheirLinesAndIsCached) 
 // 4 Mi floats of 4 bytes: a 16 MiB stack frame, which ptxas (CUDA 13) reports and accepts; the
 // listing says that no GPU launches it (local memory per thread is at most 512 KiB).
 TEST(CompiledBuild, ALocalArrayOverTheDevicesLimitIsSaid) {
-  if (!HaveTools()) GTEST_SKIP() << "no nvcc or no nvdisasm";
+  if (!HaveNvccAndNvdisasm()) GTEST_SKIP() << "no nvcc or no nvdisasm";
   const std::string text = R"(__global__ void big(Global<float> y) {
   float a[4 * 1024 * 1024];
   for (int j = 0; j < 4 * 1024 * 1024; ++j) a[j] = float(j * threadIdx.x);
@@ -118,7 +115,7 @@ WS_KERNEL(big, .title = "b", .teaching_n = 32, .timing_n = 32, .max_n = 32, .siz
 }
 
 TEST(CompiledBuild, SassNamesTheKernelsThereAreForOneThatIsNot) {
-  if (!HaveTools()) GTEST_SKIP() << "no nvcc or no nvdisasm";
+  if (!HaveNvccAndNvdisasm()) GTEST_SKIP() << "no nvcc or no nvdisasm";
   const std::string file = WriteFile("vec.cu", kVectorFile);
   std::ostringstream out;
   try {

@@ -12,19 +12,16 @@
 #include "toolchain/build.h"
 #include "toolchain/compiled.h"
 #include "tests/cli_run.h"
+#include "tests/cuda_tools.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool HaveTools() {
-  std::error_code ec;
-  return fs::exists(ws::toolchain::CompilerPath(ws::toolchain::Compiler::Nvcc), ec) &&
-         !ws::toolchain::FindCudaTool("nvdisasm").empty();
-}
+using ws::test::HaveNvccAndNvdisasm;
 #define SKIP_WITHOUT_TOOLS() \
-  if (!HaveTools()) GTEST_SKIP() << "no nvcc or no nvdisasm: ptxas' limits need both (tools/install-deps.sh)"
+  if (!HaveNvccAndNvdisasm()) GTEST_SKIP() << "no nvcc or no nvdisasm: ptxas' limits need both (tools/install-deps.sh)"
 
 std::string WriteFile(const std::string& name, const std::string& text) {
   const fs::path dir = fs::temp_directory_path() / ("ws-compiled-limits-" + std::to_string(::getpid()));

@@ -12,19 +12,16 @@
 #include "toolchain/build.h"
 #include "toolchain/compiled.h"
 #include "tests/cli_run.h"
+#include "tests/cuda_tools.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-bool HaveTools() {
-  std::error_code ec;
-  return fs::exists(ws::toolchain::CompilerPath(ws::toolchain::Compiler::Nvcc), ec) &&
-         !ws::toolchain::FindCudaTool("nvdisasm").empty();
-}
+using ws::test::HaveNvccAndNvdisasm;
 #define SKIP_WITHOUT_TOOLS() \
-  if (!HaveTools()) GTEST_SKIP() << "no nvcc or no nvdisasm: the compiled notes need both (tools/install-deps.sh)"
+  if (!HaveNvccAndNvdisasm()) GTEST_SKIP() << "no nvcc or no nvdisasm: the compiled notes need both (tools/install-deps.sh)"
 
 // One kernel per class of difference; the line numbers are the file's (the comments count them).
 const char* kClasses = R"(__global__ void merged(Global<const float> x, Global<float> y) {

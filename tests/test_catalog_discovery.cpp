@@ -172,4 +172,60 @@ TEST(CatalogDiscovery, AFamilyWithoutVariantsIsRefused) {
   EXPECT_NE(log.find("kernels/throwaway: no .cuh file declares a variant"), std::string::npos) << log;
 }
 
+// The limit as the generator states it: set(max_variant_name N) in kernels/discover_catalog.cmake.
+int MaxVariantName() {
+  const std::string script = Read(fs::path(WS_SOURCE_DIR) / "kernels/discover_catalog.cmake");
+  const std::string key = "set(max_variant_name ";
+  const size_t at = script.find(key);
+  return at == std::string::npos ? -1 : std::atoi(script.c_str() + at + key.size());
+}
+
+// The throw-away family with its one variant renamed to `name`.
+void WriteVariantNamed(const fs::path& root, const std::string& name) {
+  WriteThrowAwayFamily(root);
+  std::string cuh = Read(root / "kernels/throwaway/scale.cuh");
+  cuh.replace(cuh.find("WS_VARIANT(scale,"), 17, "WS_VARIANT(" + name + ",");
+  Write(root / "kernels/throwaway/scale.cuh", cuh);
+}
+
+TEST(CatalogDiscovery, AVariantNameLongerThanTheToolbarShowsIsRefused) {
+  const int limit = MaxVariantName();
+  ASSERT_GT(limit, 0) << "no set(max_variant_name N) in kernels/discover_catalog.cmake";
+  std::string log;
+  {
+    TempDir tmp;
+    ASSERT_FALSE(tmp.path.empty());
+    WriteVariantNamed(tmp.path, std::string(size_t(limit), 'm'));
+    EXPECT_EQ(Discover(tmp.path, &log), 0) << "a name of exactly the limit is accepted:\n" << log;
+  }
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path.empty());
+  const std::string name = "v" + std::string(size_t(limit), 'w');
+  WriteVariantNamed(tmp.path, name);
+  EXPECT_NE(Discover(tmp.path, &log), 0);
+  // CMake wraps the message's lines, indented by two spaces: join them again.
+  for (size_t at; (at = log.find("\n  ")) != std::string::npos;) log.replace(at, 3, " ");
+  EXPECT_NE(log.find("kernels/throwaway/scale.cuh: the variant name " + name + " has " + std::to_string(limit + 1) +
+                     " characters; the toolbar shows at most " + std::to_string(limit)),
+            std::string::npos)
+      << log;
+}
+
+TEST(CatalogDiscovery, EveryShippedVariantNameIsWithinTheLimitAndTheReadmeSaysIt) {
+  const int limit = MaxVariantName();
+  ASSERT_GT(limit, 0);
+  // Discovery over the repository itself refuses any name over the limit.
+  TempDir tmp;
+  ASSERT_FALSE(tmp.path.empty());
+  std::string log;
+  EXPECT_EQ(Shell(std::string(WS_CMAKE) + " -DROOT=" + WS_SOURCE_DIR + " -DOUT=" + (tmp.path / "catalog.inc").string() +
+                      " -P " + WS_SOURCE_DIR + "/kernels/discover_catalog.cmake",
+                  &log),
+            0)
+      << log;
+  const std::string readme = Read(fs::path(WS_SOURCE_DIR) / "README.md");
+  EXPECT_NE(readme.find("at most " + std::to_string(limit) + " characters"), std::string::npos)
+      << "README's \"Adding a kernel\" states the limit of kernels/discover_catalog.cmake";
+}
+
 }  // namespace

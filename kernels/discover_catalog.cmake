@@ -6,9 +6,9 @@
 
 # The longest variant name the toolbar shows whole. Its narrowest row is 1280x720 at UI scale 2
 # (1248 px inside the window's padding); the row "[ ] compare  B [name v]" must fit it, since a
-# family's combo is as wide as its longest name (app/gui_toolbar.cpp). Measured with --layout-out:
-# the checkbox and "compare" take 199 px before the combo, its padding, arrow and the label "B"
-# 75 px after, and DejaVu Sans's widest letter (m) 26 px, so 32 m's take 1106 px and fit.
+# family's combo is as wide as its longest name (app/gui_toolbar.cpp). Measured with --layout-out
+# there: DejaVu Sans's widest letter (m) is 26.4 px, so 32 m's take 845 px; the checkbox, "compare",
+# the combo's padding and arrow and the label "B" about 260 px more: 1105 px of the 1248.
 set(max_variant_name 32)
 file(GLOB family_files RELATIVE "${ROOT}" "${ROOT}/kernels/*/family.inl")
 list(SORT family_files)

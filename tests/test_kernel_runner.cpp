@@ -12,6 +12,7 @@
 #include "kernels/user_file.h"
 #include "tests/kernel_file_support.h"
 #include "toolchain/runner.h"
+#include "toolchain/runner_protocol.h"
 #include "toolchain/trace_codec.h"
 
 using namespace ws;
@@ -277,4 +278,81 @@ TEST(KernelRunner, ATraceReadBackWritesTheSameBytesAndEveryCutIsAnError) {
     toolchain::wire::Reader part(std::string_view(bytes).substr(0, cut));
     EXPECT_THROW(toolchain::DecodeTrace(part), toolchain::wire::BadBytes) << "cut at " << cut << " of " << bytes.size();
   }
+}
+
+// The request and the reply are each written once (toolchain/runner_protocol.cpp): every field
+// set away from its default comes back as it was sent, encoding what was decoded gives the same
+// bytes, and every cut of them is a BadBytes error.
+TEST(KernelRunner, ARequestAndItsRepliesReadBackAsSentAndEveryCutIsAnError) {
+  toolchain::RunnerRequest q;
+  q.op = toolchain::RunnerRequest::Op::Simulate;
+  q.library = "/cache/ab12.so", q.file = "k.cu", q.text = "__global__ void k() {}\n", q.kernel = "k";
+  q.run.n = -7, q.run.block = {64, 2, 3}, q.run.seed = 0x123456789abcdefull;
+  q.options.selection = {sim::Selection::Kind::Block, 5, 6};
+  q.options.max_trace_instructions = 11, q.options.max_findings = 12, q.options.step_budget = 13;
+  q.options.watchdog_seconds = 0.25, q.options.max_threads = 14, q.options.caches = false;
+  q.device = "H200", q.options.registers_per_thread = 40;
+  const std::string qb = toolchain::EncodeRequest(q);
+  const auto gq = toolchain::DecodeRequest(qb);
+  EXPECT_EQ(gq.op, q.op);
+  EXPECT_EQ(gq.library + gq.file + gq.text + gq.kernel + gq.device, q.library + q.file + q.text + q.kernel + q.device);
+  EXPECT_EQ(gq.run.n, -7);
+  EXPECT_EQ(gq.run.block.x * 100 + gq.run.block.y * 10 + gq.run.block.z, 6423u);
+  EXPECT_EQ(gq.run.seed, q.run.seed);
+  EXPECT_EQ(gq.options.selection.kind, sim::Selection::Kind::Block);
+  EXPECT_EQ(gq.options.selection.block, 5u);
+  EXPECT_EQ(gq.options.selection.warp, 6u);
+  EXPECT_EQ(gq.options.max_trace_instructions + gq.options.max_findings + gq.options.step_budget + gq.options.max_threads,
+            11u + 12 + 13 + 14);
+  EXPECT_EQ(gq.options.watchdog_seconds, 0.25);
+  EXPECT_FALSE(gq.options.caches);
+  EXPECT_EQ(gq.options.registers_per_thread, 40u);
+  EXPECT_EQ(toolchain::EncodeRequest(gq), qb);
+
+  using Op = toolchain::RunnerRequest::Op;
+  toolchain::RunnerReply described;
+  described.kernels.push_back({"k", "A kernel", "watch", "n floats", "My file", 1000, 1 << 20, -3, 42});
+  described.kernels.push_back({"k2", "", "", "", "", 0, 0, 0, 0});
+  toolchain::RunnerReply simulated;
+  simulated.outcome.check = {true, 1.5, 0.5, 9, "first at 3"};
+  simulated.outcome.printed = {{0, "host\n"}, {2, "lane 0\n"}};
+  simulated.outcome.printed_cut = true;
+  simulated.outcome.trace.shape.grid = {4, 1, 1};
+  simulated.outcome.trace.shape.block = {32, 1, 1};
+  toolchain::RunnerReply failed;
+  failed.error = "no kernel named x";
+  failed.stopped = true;
+  for (const auto& [op, sent] : {std::pair{Op::Describe, &described}, std::pair{Op::Simulate, &simulated},
+                                 std::pair{Op::Simulate, &failed}}) {
+    const std::string bytes = toolchain::EncodeReply(op, *sent);
+    const auto got = toolchain::DecodeReply(op, bytes);
+    EXPECT_EQ(got.error, sent->error);
+    EXPECT_EQ(got.stopped, sent->stopped);
+    EXPECT_EQ(toolchain::EncodeReply(op, got), bytes);
+    for (size_t cut = 0; cut < bytes.size(); ++cut)
+      EXPECT_THROW(toolchain::DecodeReply(op, bytes.substr(0, cut)), toolchain::wire::BadBytes) << "cut at " << cut;
+  }
+  const auto d = toolchain::DecodeReply(Op::Describe, toolchain::EncodeReply(Op::Describe, described));
+  ASSERT_EQ(d.kernels.size(), 2u);
+  EXPECT_EQ(d.kernels[0].name + "|" + d.kernels[0].title + "|" + d.kernels[0].watch + "|" + d.kernels[0].size_meaning +
+                "|" + d.kernels[0].family_title,
+            "k|A kernel|watch|n floats|My file");
+  EXPECT_EQ(d.kernels[0].teaching_n, 1000);
+  EXPECT_EQ(d.kernels[0].timing_n, 1 << 20);
+  EXPECT_EQ(d.kernels[0].max_n, -3);
+  EXPECT_EQ(d.kernels[0].line, 42);
+  const auto s = toolchain::DecodeReply(Op::Simulate, toolchain::EncodeReply(Op::Simulate, simulated));
+  EXPECT_TRUE(s.outcome.check.passed);
+  EXPECT_EQ(s.outcome.check.max_abs_error, 1.5);
+  EXPECT_EQ(s.outcome.check.max_rel_error, 0.5);
+  EXPECT_EQ(s.outcome.check.mismatches, 9u);
+  EXPECT_EQ(s.outcome.check.detail, "first at 3");
+  ASSERT_EQ(s.outcome.printed.size(), 2u);
+  EXPECT_EQ(s.outcome.printed[1].launch, 2);
+  EXPECT_EQ(s.outcome.printed[1].text, "lane 0\n");
+  EXPECT_TRUE(s.outcome.printed_cut);
+  EXPECT_EQ(s.outcome.trace.shape.grid.x, 4u);
+  // A reply that goes on after its end is refused.
+  EXPECT_THROW(toolchain::DecodeReply(Op::Describe, toolchain::EncodeReply(Op::Describe, described) + "x"),
+               toolchain::wire::BadBytes);
 }

@@ -1,10 +1,12 @@
-// The runner's request and reply as bytes (toolchain/runner_protocol.h).
+// The runner's request and reply as bytes (toolchain/runner_protocol.h). Each is written once, in
+// RequestFields and ReplyFields, which both directions run (toolchain/wire_fields.h).
 #include "toolchain/runner_protocol.h"
 
-#include <cmath>
+#include <cstdint>
 
 #include "toolchain/trace_codec.h"
 #include "toolchain/wire.h"
+#include "toolchain/wire_fields.h"
 
 namespace ws::toolchain {
 
@@ -15,33 +17,71 @@ constexpr uint64_t kReplyMagic = 0x5752505331ull;    // "WSRP1"
 void Magic(wire::Reader& r, uint64_t magic) {
   if (r.U64() != magic) r.Fail("does not start as one (another warpscope version?)");
 }
+
+// Every field of a request, in the order of the bytes; Q is `const RunnerRequest` or `RunnerRequest`.
+template <class Io, class Q>
+void RequestFields(Io& io, Q& q) {
+  io.Num(q.op, 1, 2, "request");
+  io.Text(q.library);
+  io.Text(q.file);
+  io.Text(q.text);
+  io.Text(q.kernel);
+  io.Signed(q.run.n);
+  io.Dim(q.run.block, "block");
+  io.Num(q.run.seed);
+  auto& o = q.options;
+  io.Num(o.selection.kind, 0, uint64_t(sim::Selection::Kind::All), "selection");
+  io.U32(o.selection.block, "selected block");
+  io.U32(o.selection.warp, "selected warp");
+  io.Num(o.max_trace_instructions);
+  io.Num(o.max_findings);
+  io.Num(o.step_budget);
+  io.Real(o.watchdog_seconds);
+  io.Num(o.max_threads);
+  io.Flag(o.caches);
+  io.Text(q.device);
+  io.U32(o.registers_per_thread, "registers per thread");
+}
+
+// Every field of a reply to `op`, in the order of the bytes; P is `const RunnerReply` or `RunnerReply`.
+// A reply with an error stops after it.
+template <class Io, class P>
+void ReplyFields(Io& io, RunnerRequest::Op op, P& p) {
+  io.Text(p.error);
+  io.Flag(p.stopped);
+  if (!p.error.empty()) return;
+  if (op == RunnerRequest::Op::Describe) {
+    io.Size(p.kernels, 9, "kernels");
+    for (auto& k : p.kernels) {
+      for (auto* s : {&k.name, &k.title, &k.watch, &k.size_meaning, &k.family_title}) io.Text(*s);
+      for (auto* v : {&k.teaching_n, &k.timing_n, &k.max_n, &k.line}) io.Int(*v, "a size");
+    }
+    return;
+  }
+  auto& o = p.outcome;
+  io.Flag(o.check.passed);
+  io.Real(o.check.max_abs_error);
+  io.Real(o.check.max_rel_error);
+  io.Num(o.check.mismatches);
+  io.Text(o.check.detail);
+  io.Size(o.printed, 2, "printed texts");
+  for (auto& t : o.printed) {
+    io.Num(t.launch, 0, INT32_MAX, "launch");
+    io.Text(t.text);
+  }
+  io.Flag(o.printed_cut);
+  if constexpr (Io::kIn)
+    o.trace = DecodeTrace(io.r);
+  else
+    EncodeTrace(o.trace, io.w);
+}
 }  // namespace
 
 std::string EncodeRequest(const RunnerRequest& q) {
   wire::Writer w;
   w.U64(kRequestMagic);
-  w.U64(uint64_t(q.op));
-  w.Str(q.library);
-  w.Str(q.file);
-  w.Str(q.text);
-  w.Str(q.kernel);
-  w.I64(q.run.n);
-  w.U64(q.run.block.x);
-  w.U64(q.run.block.y);
-  w.U64(q.run.block.z);
-  w.U64(q.run.seed);
-  const auto& o = q.options;
-  w.U64(uint64_t(o.selection.kind));
-  w.U64(o.selection.block);
-  w.U64(o.selection.warp);
-  w.U64(o.max_trace_instructions);
-  w.U64(o.max_findings);
-  w.U64(o.step_budget);
-  w.F64(o.watchdog_seconds);
-  w.U64(o.max_threads);
-  w.Bool(o.caches);
-  w.Str(q.device);
-  w.U64(o.registers_per_thread);
+  wire::Out out{w};
+  RequestFields(out, q);
   return w.Take();
 }
 
@@ -49,58 +89,16 @@ RunnerRequest DecodeRequest(const std::string& bytes) {
   wire::Reader r(bytes);
   Magic(r, kRequestMagic);
   RunnerRequest q;
-  q.op = RunnerRequest::Op(r.U64(1, 2, "request"));
-  q.library = r.Str();
-  q.file = r.Str();
-  q.text = r.Str();
-  q.kernel = r.Str();
-  q.run.n = int(r.I64());
-  q.run.block.x = r.U32("block");
-  q.run.block.y = r.U32("block");
-  q.run.block.z = r.U32("block");
-  q.run.seed = r.U64();
-  auto& o = q.options;
-  o.selection.kind = sim::Selection::Kind(r.U64(0, uint64_t(sim::Selection::Kind::All), "selection"));
-  o.selection.block = r.U32("selected block");
-  o.selection.warp = r.U32("selected warp");
-  o.max_trace_instructions = r.U64();
-  o.max_findings = r.U64();
-  o.step_budget = r.U64();
-  o.watchdog_seconds = r.F64();
-  o.max_threads = r.U64();
-  o.caches = r.Bool();
-  q.device = r.Str();
-  o.registers_per_thread = r.U32("registers per thread");
+  wire::In in{r};
+  RequestFields(in, q);
   return q;
 }
 
 std::string EncodeReply(RunnerRequest::Op op, const RunnerReply& p) {
   wire::Writer w;
   w.U64(kReplyMagic);
-  w.Str(p.error);
-  w.Bool(p.stopped);
-  if (!p.error.empty()) return w.Take();
-  if (op == RunnerRequest::Op::Describe) {
-    w.U64(p.kernels.size());
-    for (const auto& k : p.kernels) {
-      for (const std::string* s : {&k.name, &k.title, &k.watch, &k.size_meaning, &k.family_title}) w.Str(*s);
-      for (int v : {k.teaching_n, k.timing_n, k.max_n, k.line}) w.I64(v);
-    }
-    return w.Take();
-  }
-  const auto& o = p.outcome;
-  w.Bool(o.check.passed);
-  w.F64(o.check.max_abs_error);
-  w.F64(o.check.max_rel_error);
-  w.U64(o.check.mismatches);
-  w.Str(o.check.detail);
-  w.U64(o.printed.size());
-  for (const auto& t : o.printed) {
-    w.U64(uint64_t(t.launch));
-    w.Str(t.text);
-  }
-  w.Bool(o.printed_cut);
-  EncodeTrace(o.trace, w);
+  wire::Out out{w};
+  ReplyFields(out, op, p);
   return w.Take();
 }
 
@@ -108,35 +106,9 @@ RunnerReply DecodeReply(RunnerRequest::Op op, const std::string& bytes) {
   wire::Reader r(bytes);
   Magic(r, kReplyMagic);
   RunnerReply p;
-  p.error = r.Str();
-  p.stopped = r.Bool();
-  if (!p.error.empty()) return p;
-  if (op == RunnerRequest::Op::Describe) {
-    p.kernels.resize(r.Count(9, "kernels"));
-    for (auto& k : p.kernels) {
-      for (std::string* s : {&k.name, &k.title, &k.watch, &k.size_meaning, &k.family_title}) *s = r.Str();
-      for (int* v : {&k.teaching_n, &k.timing_n, &k.max_n, &k.line}) {
-        const int64_t x = r.I64();
-        if (x < INT32_MIN || x > INT32_MAX) r.Fail("holds a size outside the range of an int");
-        *v = int(x);
-      }
-    }
-  } else {
-    auto& o = p.outcome;
-    o.check.passed = r.Bool();
-    o.check.max_abs_error = r.F64();
-    o.check.max_rel_error = r.F64();
-    o.check.mismatches = r.U64();
-    o.check.detail = r.Str();
-    o.printed.resize(r.Count(2, "printed texts"));
-    for (auto& t : o.printed) {
-      t.launch = int(r.U64(0, INT32_MAX, "launch"));
-      t.text = r.Str();
-    }
-    o.printed_cut = r.Bool();
-    o.trace = DecodeTrace(r);
-  }
-  if (!r.AtEnd()) r.Fail("goes on after its end");
+  wire::In in{r};
+  ReplyFields(in, op, p);
+  if (p.error.empty() && !r.AtEnd()) r.Fail("goes on after its end");
   return p;
 }
 

@@ -4,8 +4,8 @@
 #include "toolchain/trace_codec.h"
 
 #include <cstdint>
-#include <cstring>
-#include <type_traits>
+
+#include "toolchain/wire_fields.h"
 
 namespace ws::toolchain {
 
@@ -16,69 +16,11 @@ static_assert(sizeof(sim::WarpInstruction) == 312 && sizeof(sim::Finding) == 96 
                   sizeof(sim::LaunchShape) == 28,
               "a trace type changed: encode and decode its new fields in toolchain/trace_codec.cpp, then update "
               "these sizes");
-// Counters are all 64-bit counts: written word by word, so a new counter travels without a change here.
-static_assert(std::is_trivially_copyable_v<sim::Counters> && sizeof(sim::Counters) % sizeof(uint64_t) == 0);
-constexpr size_t kCounterWords = sizeof(sim::Counters) / sizeof(uint64_t);
 
 namespace {
 
-// The format is written once, in TraceFields below, and read by both directions: Out writes each
-// value, In reads it back into the same field and checks it against the bounds given beside it
-// (the bounds mean nothing to Out). Checks that span fields are `if constexpr (Io::kIn)`.
-struct Out {
-  static constexpr bool kIn = false;
-  wire::Writer& w;
-  template <class V>
-  void Num(const V& v, uint64_t = 0, uint64_t = UINT64_MAX, const char* = "") { w.U64(uint64_t(v)); }
-  template <class V>
-  void U32(const V& v, const char*) { w.U64(uint64_t(v)); }
-  template <class V>
-  void Signed(const V& v) { w.I64(int64_t(v)); }
-  void Flag(const bool& b) { w.Bool(b); }
-  void Real(const double& d) { w.F64(d); }
-  void Text(const std::string& s) { w.Str(s); }
-  // A vector's length; In sizes the vector from it (each item at least `min_bytes` on the wire).
-  template <class Vec>
-  void Size(const Vec& v, size_t, const char*) { w.U64(v.size()); }
-  // An index into a vector of `size` or -1 (written as index + 1).
-  template <class V>
-  void Index(const V& i, size_t, const char*) { w.U64(uint64_t(int64_t(i) + 1)); }
-  void Dim(const sim::Dim3& d, const char*) { w.U64(d.x), w.U64(d.y), w.U64(d.z); }
-  void Counters(const sim::Counters& c) {
-    uint64_t words[kCounterWords];
-    std::memcpy(words, &c, sizeof words);
-    for (uint64_t v : words) w.U64(v);
-  }
-};
-
-struct In {
-  static constexpr bool kIn = true;
-  wire::Reader& r;
-  template <class V>
-  void Num(V& v, uint64_t lo = 0, uint64_t hi = UINT64_MAX, const char* what = "") {
-    v = V(lo == 0 && hi == UINT64_MAX ? r.U64() : r.U64(lo, hi, what));
-  }
-  template <class V>
-  void U32(V& v, const char* what) { v = V(r.U32(what)); }
-  template <class V>
-  void Signed(V& v) { v = V(r.I64()); }
-  void Flag(bool& b) { b = r.Bool(); }
-  void Real(double& d) { d = r.F64(); }
-  void Text(std::string& s) { s = r.Str(); }
-  template <class Vec>
-  void Size(Vec& v, size_t min_bytes, const char* what) { v.resize(r.Count(min_bytes, what)); }
-  template <class V>
-  void Index(V& i, size_t size, const char* what) { i = V(int64_t(r.U64(0, size, what)) - 1); }
-  void Dim(sim::Dim3& d, const char* what) { d.x = r.U32(what), d.y = r.U32(what), d.z = r.U32(what); }
-  void Counters(sim::Counters& c) {
-    uint64_t words[kCounterWords];
-    for (uint64_t& v : words) v = r.U64();
-    std::memcpy(&c, words, sizeof words);
-  }
-  void Check(bool ok, const std::string& why) const {
-    if (!ok) r.Fail(why);
-  }
-};
+using wire::In;
+using wire::Out;
 
 // Every field of a Trace, in the order of the bytes; T is `const Trace` (Out) or `Trace` (In).
 template <class Io, class T>
@@ -142,7 +84,7 @@ void TraceFields(Io& io, T& t) {
   io.Flag(t.truncated);
   io.Counters(t.total);
   if constexpr (Io::kIn) {
-    const size_t lines = io.r.Count(1 + kCounterWords, "per-line counters");
+    const size_t lines = io.r.Count(1 + wire::kCounterWords, "per-line counters");
     for (size_t k = 0; k < lines; ++k) {
       uint32_t line = 0;
       io.U32(line, "line");

@@ -59,10 +59,13 @@ void Gui::DrawPicker() {
   ImGui::TextUnformatted("warpscope");
   if (big_) ImGui::PopFont();
   // A variant's combo as wide as its family's longest name and the arrow ("shared_padded" was cut).
+  // B's as wide as that and its own name, which may be of a kernel file (it was cut to A's width).
+  auto fit = [&](float w, const std::string& name) {
+    return std::max(w, ImGui::CalcTextSize(name.c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFrameHeight());
+  };
   float variant_w = 130 * scale_;
-  for (const auto& v : fam->info.variants)
-    variant_w = std::max(variant_w, ImGui::CalcTextSize(v.name.c_str()).x + ImGui::GetStyle().FramePadding.x * 2 +
-                                        ImGui::GetFrameHeight());
+  for (const auto& v : fam->info.variants) variant_w = fit(variant_w, v.name);
+  const float variant_b_w = Compare() ? fit(variant_w, pane_[1].variant.variant->name) : variant_w;
   const float family_w = 140 * scale_, n_w = 100 * scale_;
   FlowNext(LabelledWidth(family_w, "family"));
   ImGui::SetNextItemWidth(family_w);
@@ -86,7 +89,7 @@ void Gui::DrawPicker() {
   DrawOpenFile();
   auto variant_combo = [&](int index, const char* label) {
     const Pane& p = pane_[index];
-    ImGui::SetNextItemWidth(variant_w);
+    ImGui::SetNextItemWidth(index == 0 ? variant_w : variant_b_w);
     if (ImGui::BeginCombo(label, p.variant.variant->name.c_str())) {
       for (size_t i = 0; i < fam->info.variants.size(); ++i) {
         ImGui::PushID(int(i));
@@ -101,7 +104,7 @@ void Gui::DrawPicker() {
   };
   FlowNext(LabelledWidth(variant_w, "A"));
   variant_combo(0, "A##pick");
-  FlowNext(LabelledWidth(ImGui::GetFrameHeight(), "compare") + (Compare() ? ImGui::GetStyle().ItemSpacing.x + LabelledWidth(variant_w, "B") : 0));
+  FlowNext(LabelledWidth(ImGui::GetFrameHeight(), "compare") + (Compare() ? ImGui::GetStyle().ItemSpacing.x + LabelledWidth(variant_b_w, "B") : 0));
   if (ImGui::Checkbox("compare##pick", &compare_on_)) {
     if (compare_on_) {
       pane_[1].step = pane_[0].step;

@@ -132,7 +132,15 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     const float rest = ImGui::GetContentRegionAvail().y;
     const bool shared = p.HasShared();
     const sim::WarpInstruction* focus = p.shown_step.Focus();
-    if (present_ && shared && focus && focus->space == sim::Space::Shared) {
+    // The banks beside the arrays only where the array the step touches needs the pane's height:
+    // a tile of many rows (transpose's 32x32). An array of a row or two (pairs' 32-float _b) is as
+    // wide as the pane above the banks, which take what it leaves.
+    bool tall_tile = true;
+    if (focus && focus->array >= 0 && size_t(focus->array) < p.outcome->trace.arrays.size()) {
+      const auto& a = p.outcome->trace.arrays[size_t(focus->array)];
+      tall_tile = visual::MapCells(a.rows, a.cols, a.count, a.elem_bytes).shape.rows > 2;
+    }
+    if (present_ && shared && focus && focus->space == sim::Space::Shared && tall_tile) {
       // Presenter mode at a shared-memory step: the banks beside the arrays, so that the tile and
       // the tallest stack (32 marks for a 32-way conflict) both get the pane's height.
       const float w = ImGui::GetContentRegionAvail().x;

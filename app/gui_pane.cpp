@@ -132,13 +132,17 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     const float rest = ImGui::GetContentRegionAvail().y;
     const bool shared = p.HasShared();
     const sim::WarpInstruction* focus = p.shown_step.Focus();
-    // The banks beside the arrays only where the array the step touches needs the pane's height:
-    // a tile of many rows (transpose's 32x32). An array of a row or two (pairs' 32-float _b) is as
-    // wide as the pane above the banks, which take what it leaves.
+    // The banks beside the arrays where the array the step touches needs the pane's height (a tile
+    // of many rows: transpose's 32x32), or where the pane is too short for the array above the
+    // banks: an array of a row or two (pairs' 32-float _b) is as wide as the pane above the banks,
+    // which take what it leaves, wherever a 32-mark stack fits under it (so that A and B agree).
     bool tall_tile = true;
     if (focus && focus->array >= 0 && size_t(focus->array) < p.outcome->trace.arrays.size()) {
       const auto& a = p.outcome->trace.arrays[size_t(focus->array)];
-      tall_tile = visual::MapCells(a.rows, a.cols, a.count, a.elem_bytes).shape.rows > 2;
+      const visual::GridShape s = visual::MapCells(a.rows, a.cols, a.count, a.elem_bytes).shape;
+      const float cell = std::min(visual::LargestCell(scale_), ImGui::GetContentRegionAvail().x / float(s.cols));
+      const float arrays_h = 2.0f * (line_h + 8.0f * scale_) + cell * float(s.rows);  // labels' line, its label, cells
+      tall_tile = s.rows > 2 || arrays_h + visual::BanksView::NeededHeight(sim::kWarpSize, scale_) > rest;
     }
     if (present_ && shared && focus && focus->space == sim::Space::Shared && tall_tile) {
       // Presenter mode at a shared-memory step: the banks beside the arrays, so that the tile and
@@ -160,7 +164,9 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       const float banks_h =
           shared ? std::max(banks_least, present_ ? 0.0f : std::clamp(rest * 0.36f, std::min(90.0f * scale_, rest * 0.45f), 260.0f * scale_))
                  : 0.0f;
-      const float grid_h = p.grid.Draw(p.shown_step, rest - banks_h, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, present_);
+      // (Presenter mode: the spacing between the two counted, so that they never run past the pane.)
+      const float grid_room = rest - banks_h - (present_ && shared ? style.ItemSpacing.y : 0.0f);
+      const float grid_h = p.grid.Draw(p.shown_step, grid_room, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, present_);
       if (shared)
         p.banks.Draw(p.shown_step, present_ ? std::max(rest - grid_h - style.ItemSpacing.y, banks_h) : banks_h, scale_, &placed_);
     }

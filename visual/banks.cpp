@@ -45,9 +45,12 @@ float HeaderHeight(float scale) { return ImGui::GetTextLineHeight() * 2.0f + 8.0
 
 float BanksView::NeededHeight(const ShownStep& shown_step, float scale) {
   const sim::WarpInstruction* ins = shown_step.Focus();
-  const float title = ImGui::GetTextLineHeightWithSpacing();
-  if (!ins || ins->space != sim::Space::Shared) return title + ImGui::GetTextLineHeightWithSpacing();
-  return title + HeaderHeight(scale) + MinSlot(scale) * float(std::max(StackMarks(sim::SharedBanks(*ins)), 1)) +
+  if (!ins || ins->space != sim::Space::Shared) return 2.0f * ImGui::GetTextLineHeightWithSpacing();
+  return NeededHeight(StackMarks(sim::SharedBanks(*ins)), scale);
+}
+
+float BanksView::NeededHeight(int marks, float scale) {
+  return ImGui::GetTextLineHeightWithSpacing() + HeaderHeight(scale) + MinSlot(scale) * float(std::max(marks, 1)) +
          ImGui::GetStyle().ItemSpacing.y;
 }
 

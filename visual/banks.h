@@ -23,6 +23,8 @@ class BanksView {
   // The height the view needs for the step's every mark at the smallest slot, its title included
   // (inside an ImGui frame: it reads the font).
   static float NeededHeight(const ShownStep& shown_step, float scale);
+  // The same for a stack of `marks` marks (a 32-way conflict or a 32-lane broadcast: 32).
+  static float NeededHeight(int marks, float scale);
   void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed);
 };
 

@@ -236,7 +236,11 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
   // In the hall the view is as tall as last frame's arrays took, and what is left goes to the
   // views under it (the banks): no empty band.
   const float room_h = std::max(height, 40.0f * scale);
-  const float child_h = hall && used_h_ > 0 ? used_h_ : std::max(room_h, needed_h_);
+  // (At a new step last frame's arrays are not this one's: the room offered, this frame only, so
+  // that the views under it do not run past the pane and make it scroll from then on.)
+  const bool same_step = shown_step.Focus() == planned_for_;
+  planned_for_ = shown_step.Focus();
+  const float child_h = hall && used_h_ > 0 ? (same_step ? used_h_ : room_h) : std::max(room_h, needed_h_);
   ImGui::BeginChild("grids##mem", ImVec2(0, child_h), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const ImVec2 origin = ImGui::GetCursorScreenPos();

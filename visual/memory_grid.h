@@ -70,6 +70,7 @@ class MemoryGridView {
   const sim::Trace* trace_ = nullptr;
   float needed_h_ = 0;  // the height last frame's plan took, past the room offered when that was short
   float used_h_ = 0;    // the height last frame's arrays took, labels and overviews included
+  const sim::WarpInstruction* planned_for_ = nullptr;  // the step last frame's plan was for
   std::vector<ArrayState> arrays_;  // by array id
   size_t counted_ = 0;                           // shown_step.history entries in `counts`
   const sim::WarpInstruction* last_counted_ = nullptr;

@@ -119,12 +119,14 @@ std::string TargetArch(const std::string& flag, const std::string& recorded) {
     if (a.empty()) throw kernels::BadRequest("--arch '" + flag + "' is not an architecture; e.g. sm_90, 90 or 9.0");
     return a;
   }
-  std::string text;
-  if (RunForText({"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"}, &text) == 0) {
-    const std::string first = text.substr(0, text.find('\n'));
-    if (std::string a = NormalArch(first); !a.empty()) return a;
-  }
-  return recorded;
+  // The GPU present does not change while the program runs: nvidia-smi is asked once, not at
+  // every listing (the GUI's worker asks at every simulation).
+  static const std::string present = [] {
+    std::string text;
+    if (RunForText({"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader"}, &text) != 0) return std::string();
+    return NormalArch(text.substr(0, text.find('\n')));
+  }();
+  return present.empty() ? recorded : present;
 }
 
 CompiledFile CatalogListing(const std::string& arch) {

@@ -1,0 +1,81 @@
+// Layout rules of presenter mode (gui_layout): it draws only what the step touches, and leaves
+// no empty band in a pane.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "layout_shots.h"
+
+namespace ws::visual::layout_shots {
+namespace {
+
+// Presenter mode gives the room to what the step touches: an array neither pane's step touches is
+// a label (no grid, no overview), and every array a step touches is a grid.
+TEST(LayoutRules, PresenterModeDrawsOnlyWhatTheStepTouches) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object() || !s.config.present) continue;
+    std::set<std::string> current;
+    for (const auto& c : s.layout["current"]) current.insert(c["array"].get<std::string>());
+    std::ostringstream d;
+    for (const auto& p : s.layout["placed"]) {
+      const std::string name = p["name"].get<std::string>();
+      if ((p["kind"] == "grid" || p["kind"] == "overview") && !current.count(name) && !p.contains("touched"))
+        d << p["pane"].get<std::string>() << " " << name << ": a " << p["kind"].get<std::string>() << " the step does not touch; ";
+      if (p["kind"] == "label" && current.count(name)) d << p["pane"].get<std::string>() << " " << name << ": a label, yet touched; ";
+    }
+    if (!d.str().empty()) failed[Key(s)] = d.str();
+  }
+  Judge("presenter_untouched", failed);
+}
+
+// Presenter mode leaves no empty band: in each pane, the tallest stretch of its height that none of
+// its drawn items (cells, labels, lanes, banks, badge) nor its text reaches is at most kBandShare of
+// the pane. pairs v2 beside v2_diagonal at the broadcast ("pairs+broadcast", 1280x720) left 259 of
+// B's 605 px (43 %) under the banks, beside which _b's one row of 32 cells was 10 px: the banks go
+// beside the arrays only for a tile of many rows, and B's band is then 170 px (28 %), its one row
+// of bank marks under _b at 18 px: all that B's step draws. (A band is still left where the
+// touched array is as wide as the pane and whole: pairs' b, 8x32 at 18 px, leaves 27 % of A's pane
+// at 1280x720; rows of half a line would cut the line the warp reads.)
+constexpr float kBandShare = 0.30f;  // at most 28 % is left on the shots now (pairs at 1280x720: b, 8 rows of 18 px, whole)
+TEST(LayoutRules, PresenterModeLeavesNoEmptyBand) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object() || !s.config.present) continue;
+    std::ostringstream d;
+    for (const auto& w : s.layout["windows"]) {
+      const std::string name = w["name"].get<std::string>();
+      const size_t at = name.rfind("/pane_");
+      if (at == std::string::npos || name.find('/', at + 1) != std::string::npos) continue;  // a pane, not a child of one
+      const Rect pane = RectOf(w["rect"]);
+      std::vector<std::pair<float, float>> spans;  // the drawn items' extents down the pane
+      auto add = [&](const Rect& r) {
+        const float cx = r.x + r.w * 0.5f;
+        if (cx < pane.x || cx >= pane.x + pane.w || r.y + r.h <= pane.y || r.y >= pane.y + pane.h) return;
+        spans.push_back({std::max(r.y, pane.y), std::min(r.y + r.h, pane.y + pane.h)});
+      };
+      for (const auto& p : s.layout["placed"]) add(RectOf(p["rect"]));
+      for (const auto& t : s.layout["text"]) add(RectOf(t["rect"]));
+      std::sort(spans.begin(), spans.end());
+      float reached = pane.y, band = 0, band_y = pane.y;
+      for (const auto& [y0, y1] : spans) {
+        if (y0 - reached > band) band = y0 - reached, band_y = reached;
+        reached = std::max(reached, y1);
+      }
+      if (pane.y + pane.h - reached > band) band = pane.y + pane.h - reached, band_y = reached;
+      if (band > kBandShare * pane.h)
+        d << WindowName(name, w["rect"]) << ": " << band << " of " << pane.h << " px empty from y " << band_y << "; ";
+    }
+    if (!d.str().empty()) failed[Key(s)] = d.str();
+  }
+  Judge("presenter_band", failed);
+}
+
+}  // namespace
+}  // namespace ws::visual::layout_shots

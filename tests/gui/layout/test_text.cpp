@@ -1,0 +1,118 @@
+// Layout rules on text (gui_layout): no text is clipped or outside the window, no two text items
+// overlap, no window hides content it has no scrollbar for, and every text's line box is a share
+// of the window's height (1.5 %, the step's headline 3 %; presenter mode 3 % and 5 %).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "layout_shots.h"
+
+namespace ws::visual::layout_shots {
+namespace {
+
+// Text cut by its clip rectangle. Scrolled content is exempt on the axis its window scrolls.
+TEST(LayoutRules, NoTextIsClipped) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object()) continue;
+    for (const auto& t : s.layout["text"]) {
+      if (!t["clipped"].get<bool>()) continue;
+      const Rect r = RectOf(t["rect"]), c = RectOf(t["clip"]);
+      const bool cut_x = r.x < c.x - 0.25f || r.x + r.w > c.x + c.w + 0.25f;
+      const bool cut_y = r.y < c.y - 0.25f || r.y + r.h > c.y + c.h + 0.25f;
+      // Scrolled content: cut only on axes its window, or a window it is in, has a scrollbar for
+      // (a pane that scrolls its arrays into sight cuts the label above them).
+      bool scrolls_x = false, scrolls_y = false;
+      const std::string window = t["window"].get<std::string>();
+      for (const auto& w : s.layout["windows"]) {
+        const std::string name = w["name"].get<std::string>();
+        if (window.compare(0, name.size(), name) != 0 || (window.size() > name.size() && window[name.size()] != '/')) continue;
+        scrolls_x = scrolls_x || w.value("scrollbar_x", false);
+        scrolls_y = scrolls_y || w.value("scrollbar_y", false);
+      }
+      if ((cut_x || cut_y) && (!cut_x || scrolls_x) && (!cut_y || scrolls_y)) continue;
+      auto& d = failed[Key(s)];
+      d += (d.empty() ? "" : "; ") + Quote(t);
+    }
+  }
+  Judge("text_clipped", failed);
+}
+
+TEST(LayoutRules, NoTextIsOutsideTheWindow) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object()) continue;
+    for (const auto& t : s.layout["text"])
+      if (t["outside"].get<bool>()) {
+        auto& d = failed[Key(s)];
+        d += (d.empty() ? "" : "; ") + Quote(t);
+      }
+  }
+  Judge("text_outside", failed);
+}
+
+TEST(LayoutRules, NoTwoTextItemsOverlap) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object()) continue;
+    for (const auto& o : s.layout["text_overlaps"]) {
+      auto& d = failed[Key(s)];
+      d += (d.empty() ? "" : "; ") + Quote(s.layout["text"][o[0].get<int>()]) + " over " + Quote(s.layout["text"][o[1].get<int>()]);
+    }
+  }
+  Judge("text_overlap", failed);
+}
+
+TEST(LayoutRules, NoWindowHidesContentItCannotScrollTo) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object()) continue;
+    for (const auto& w : s.layout["windows"])
+      if (w["overflow"].get<bool>()) {
+        const Rect c = RectOf(w["clip"]);
+        std::ostringstream d;
+        d << WindowName(w["name"].get<std::string>(), w["rect"]) << " (content to " << w["content_right"].get<float>() << ","
+          << w["content_bottom"].get<float>() << ", visible to " << c.x + c.w << "," << c.y + c.h << ")";
+        auto& all = failed[Key(s)];
+        all += (all.empty() ? "" : "; ") + d.str();
+      }
+  }
+  Judge("window_overflow", failed);
+}
+
+// Text grows with the screen: every text's line box (its font's size as drawn) is at least 1.5 %
+// of the window's height, 3 % in presenter mode, and the step's headline (the cost badge's first
+// line: the text at the badge's top) at least 3 %, 5 % in presenter mode. The shares are the
+// issue's (a slide's 18 pt on 540 pt is 3.3 %); at 1280x720 they are 10.8, 21.6 and 36 px.
+TEST(LayoutRules, TextGrowsWithTheScreen) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object()) continue;
+    const float h = float(s.config.h);
+    const float text_share = s.config.present ? 0.03f : 0.015f, head_share = s.config.present ? 0.05f : 0.03f;
+    std::ostringstream d;
+    for (const auto& t : s.layout["text"])
+      if (t["line_h"].get<float>() < text_share * h - 0.01f) d << Quote(t) << ": " << t["line_h"].get<float>() << " px; ";
+    for (const auto& b : s.layout["placed"]) {
+      if (b["kind"] != "badge") continue;
+      const Rect r = RectOf(b["rect"]);
+      const nlohmann::json* head = nullptr;  // the topmost text inside the badge
+      for (const auto& t : s.layout["text"]) {
+        const Rect q = RectOf(t["rect"]);
+        if (q.x >= r.x - 0.5f && q.y >= r.y - 0.5f && q.x + q.w <= r.x + r.w + 0.5f && q.y + q.h <= r.y + r.h + 0.5f &&
+            (!head || q.y < RectOf((*head)["rect"]).y))
+          head = &t;
+      }
+      if (!head) d << b["pane"].get<std::string>() << ": no headline in the badge; ";
+      else if ((*head)["line_h"].get<float>() < head_share * h - 0.01f)
+        d << "headline " << Quote(*head) << ": " << (*head)["line_h"].get<float>() << " px < " << head_share * h << "; ";
+    }
+    if (!d.str().empty()) failed[Key(s)] = d.str();
+  }
+  Judge("text_share", failed);
+}
+
+}  // namespace
+}  // namespace ws::visual::layout_shots

@@ -12,31 +12,41 @@ namespace ws::kernels {
 
 namespace {
 
-// The JSON of a file under assets/recorded; nullopt with `why` set ("no recorded results at
-// PATH", "malformed recorded results in PATH: ...") when it cannot be read.
-std::optional<nlohmann::json> ReadJson(const std::string& path, const char* what, std::string* why) {
+// The one loader of assets/recorded: the file at `path` read as JSON and made a T by `parse`;
+// nullopt with `why` set ("no WHAT at PATH", "malformed WHAT in PATH: ...") when the file is
+// missing, is not JSON, or `parse` throws (a field missing or of the wrong type).
+template <class T, class Parse>
+std::optional<T> Load(const std::string& path, const char* what, std::string* why, Parse parse) {
   std::ifstream in(path);
   if (!in) {
     if (why) *why = std::string("no ") + what + " at " + path;
     return std::nullopt;
   }
   try {
-    return nlohmann::json::parse(in);
+    return parse(nlohmann::json::parse(in));
   } catch (const std::exception& e) {
     if (why) *why = std::string("malformed ") + what + " in " + path + ": " + e.what();
     return std::nullopt;
   }
 }
 
-// Every *.json directly in `dir`, by name; none when it is not a folder.
-std::vector<std::filesystem::path> JsonFiles(const std::filesystem::path& dir) {
+// Every *.json directly in `dir`, by name, through `load` (path, why) -> optional; a file that
+// does not load is its reason in `problems`. None when `dir` is not a folder.
+template <class Loaded>
+auto LoadFolder(const std::filesystem::path& dir, std::vector<std::string>* problems, Loaded load) {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec))
     if (e.path().extension() == ".json") files.push_back(e.path());
   std::sort(files.begin(), files.end());
-  return files;
+  std::vector<typename decltype(load(std::string(), nullptr))::value_type> out;
+  for (const auto& f : files) {
+    std::string why;
+    if (auto r = load(f.string(), &why)) out.push_back(std::move(*r));
+    else if (problems) problems->push_back(why);
+  }
+  return out;
 }
 
 nlohmann::json ToJson(const BenchReport& r) {
@@ -93,24 +103,22 @@ T Get(const nlohmann::json& j, const char* key, T fallback) {
 }  // namespace
 
 std::optional<BenchReport> LoadRecorded(const std::string& path, std::string* why) {
-  const auto j = ReadJson(path, "recorded results", why);
-  if (!j) return std::nullopt;
-  try {
+  return Load<BenchReport>(path, "recorded results", why, [](const nlohmann::json& j) {
     BenchReport r;
     r.recorded = true;
-    r.device = j->at("device").get<std::string>();
-    r.driver = Get<std::string>(*j, "driver", "");
-    r.date = Get<std::string>(*j, "date", "");
-    r.copy_gbps = Get<double>(*j, "copy_gbps", 0);
-    r.sm_count = Get<int>(*j, "sm_count", 0);
-    r.clock_ghz = Get<double>(*j, "clock_ghz", 0);
-    r.fp32_lane_gops = Get<double>(*j, "fp32_lane_gops", 0);
-    r.l2_bytes = Get<double>(*j, "l2_bytes", 0);
-    r.warmup = Get<int>(*j, "warmup", 0);
-    r.runs = Get<int>(*j, "runs", 0);
-    r.l2_flushed = Get<bool>(*j, "l2_flushed", false);
-    r.command = Get<std::string>(*j, "command", "");
-    for (const auto& x : j->at("timings")) {
+    r.device = j.at("device").get<std::string>();
+    r.driver = Get<std::string>(j, "driver", "");
+    r.date = Get<std::string>(j, "date", "");
+    r.copy_gbps = Get<double>(j, "copy_gbps", 0);
+    r.sm_count = Get<int>(j, "sm_count", 0);
+    r.clock_ghz = Get<double>(j, "clock_ghz", 0);
+    r.fp32_lane_gops = Get<double>(j, "fp32_lane_gops", 0);
+    r.l2_bytes = Get<double>(j, "l2_bytes", 0);
+    r.warmup = Get<int>(j, "warmup", 0);
+    r.runs = Get<int>(j, "runs", 0);
+    r.l2_flushed = Get<bool>(j, "l2_flushed", false);
+    r.command = Get<std::string>(j, "command", "");
+    for (const auto& x : j.at("timings")) {
       Timing t;
       t.variant = x.at("variant").get<std::string>();
       t.n = x.at("n").get<int>();
@@ -150,10 +158,7 @@ std::optional<BenchReport> LoadRecorded(const std::string& path, std::string* wh
       r.timings.push_back(std::move(t));
     }
     return r;
-  } catch (const std::exception& e) {
-    if (why) *why = "malformed recorded results in " + path + ": " + e.what();
-    return std::nullopt;
-  }
+  });
 }
 
 bool SaveReport(const BenchReport& r, const std::string& path, std::string* why) {
@@ -184,15 +189,13 @@ std::vector<int> RecordedNcu::Sizes(const std::string& family) const {
 }
 
 std::optional<RecordedNcu> LoadRecordedNcu(const std::string& path, std::string* why) {
-  const auto j = ReadJson(path, "recorded ncu figures", why);
-  if (!j) return std::nullopt;
-  try {
+  return Load<RecordedNcu>(path, "recorded ncu figures", why, [&](const nlohmann::json& j) {
     RecordedNcu r;
     r.path = path;
-    r.device = j->at("device").get<std::string>();
-    r.date = j->at("date").get<std::string>();
-    r.command = j->value("command", "");
-    for (const auto& jr : j->at("runs")) {
+    r.device = j.at("device").get<std::string>();
+    r.date = j.at("date").get<std::string>();
+    r.command = j.value("command", "");
+    for (const auto& jr : j.at("runs")) {
       RecordedNcu::Run run;
       run.variant = jr.at("variant").get<std::string>();
       run.n = jr.at("n").get<int>();
@@ -201,31 +204,18 @@ std::optional<RecordedNcu> LoadRecordedNcu(const std::string& path, std::string*
       r.runs.push_back(std::move(run));
     }
     return r;
-  } catch (const std::exception& e) {
-    if (why) *why = "malformed recorded ncu figures in " + path + ": " + e.what();
-    return std::nullopt;
-  }
+  });
 }
 
-
 std::vector<RecordedFile> LoadRecordedResults(const std::filesystem::path& dir, std::vector<std::string>* problems) {
-  std::vector<RecordedFile> out;
-  for (const auto& f : JsonFiles(dir)) {
-    std::string why;
-    if (auto r = LoadRecorded(f.string(), &why)) out.push_back({f.string(), std::move(*r)});
-    else if (problems) problems->push_back(why);
-  }
-  return out;
+  return LoadFolder(dir, problems, [](const std::string& path, std::string* why) -> std::optional<RecordedFile> {
+    if (auto r = LoadRecorded(path, why)) return RecordedFile{path, std::move(*r)};
+    return std::nullopt;
+  });
 }
 
 std::vector<RecordedNcu> LoadRecordedNcuFiles(const std::filesystem::path& dir, std::vector<std::string>* problems) {
-  std::vector<RecordedNcu> out;
-  for (const auto& f : JsonFiles(dir)) {
-    std::string why;
-    if (auto r = LoadRecordedNcu(f.string(), &why)) out.push_back(std::move(*r));
-    else if (problems) problems->push_back(why);
-  }
-  return out;
+  return LoadFolder(dir, problems, LoadRecordedNcu);
 }
 
 }  // namespace ws::kernels

@@ -146,6 +146,36 @@ TEST(RecordedResults, MissingAndMalformedFilesSayWhy) {
   std::remove(path.c_str());
 }
 
+// One loader for both kinds of assets/recorded: a folder's *.json files by name, each that loads
+// kept, each that does not named with its reason; other files ignored.
+TEST(RecordedResults, AFolderKeepsWhatLoadsAndNamesWhatDoesNot) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "ws_recorded_folder";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "b_good.json") << R"({"device": "Test GPU", "date": "2026-01-02",
+      "runs": [{"variant": "shortcut/v0", "n": 64, "metrics": {"dram__bytes_read.sum": 512, "note": "x"}}]})";
+  std::ofstream(dir / "a_cut.json") << R"({"device": "Test GPU", "runs": [)";
+  std::ofstream(dir / "c_no_date.json") << R"({"device": "Test GPU", "runs": []})";
+  std::ofstream(dir / "notes.txt") << "not a recording";
+  std::vector<std::string> problems;
+  const auto ncu = LoadRecordedNcuFiles(dir, &problems);
+  ASSERT_EQ(ncu.size(), 1u);
+  EXPECT_EQ(ncu[0].path, (dir / "b_good.json").string());
+  ASSERT_NE(ncu[0].Find("shortcut/v0", 64), nullptr);
+  EXPECT_EQ(ncu[0].Find("shortcut/v0", 64)->metrics.size(), 1u);  // the text "x" is not a figure
+  ASSERT_EQ(problems.size(), 2u);  // by file name: a_cut, then c_no_date
+  EXPECT_EQ(problems[0].rfind("malformed recorded ncu figures in " + (dir / "a_cut.json").string() + ": ", 0), 0u) << problems[0];
+  EXPECT_EQ(problems[1].rfind("malformed recorded ncu figures in " + (dir / "c_no_date.json").string() + ": ", 0), 0u) << problems[1];
+  // As timing reports none of them loads (no "timings"): three reasons, none for notes.txt.
+  problems.clear();
+  EXPECT_TRUE(LoadRecordedResults(dir, &problems).empty());
+  ASSERT_EQ(problems.size(), 3u);
+  for (const auto& p : problems) EXPECT_EQ(p.rfind("malformed recorded results in ", 0), 0u) << p;
+  EXPECT_TRUE(LoadRecordedNcuFiles(dir / "absent", &problems).empty());
+  fs::remove_all(dir);
+}
+
 // The committed recorded results load and every variant in them passed its check.
 TEST(RecordedResults, ShippedFilesLoadAndPassed) {
   const std::filesystem::path dir = WARPSCOPE_ASSETS "/recorded";

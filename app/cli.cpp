@@ -116,14 +116,11 @@ void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
                                 sim::DeviceProfileNames());
   }
   const auto files = LoadRecordedNcuFiles(nullptr);
-  for (const auto& f : files) {
-    for (const auto& run : f.runs) {
-      if (run.variant != variant_id) continue;
-      auto it = run.metrics.find("launch__registers_per_thread");
-      if (it != run.metrics.end() && it->second > 0 && !opt.registers_per_thread)
-        opt.registers_per_thread = uint32_t(it->second);
-      if (!opt.device) opt.device = sim::FindDeviceProfile(f.device);
-    }
+  if (const auto rec = kernels::FindRecordedRun(files, variant_id)) {
+    auto it = rec.run->metrics.find("launch__registers_per_thread");
+    if (it != rec.run->metrics.end() && it->second > 0 && !opt.registers_per_thread)
+      opt.registers_per_thread = uint32_t(it->second);
+    if (!opt.device) opt.device = sim::FindDeviceProfile(rec.file->device);
   }
   if (!opt.device && !files.empty()) opt.device = sim::FindDeviceProfile(files.front().device);
   if (!opt.device) opt.device = &sim::DeviceProfiles().front();

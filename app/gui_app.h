@@ -175,7 +175,7 @@ class Gui : private KeyTarget {
   void PollTimings();
   void StartGpuTimings();  // "run on GPU": times every variant of A's family on the device
   // The memory chart's figures for p's launch: the simulator's, and beside them the recorded
-  // Nsight Compute run of the same variant and size where there is one (visual::AddRecorded).
+  // Nsight Compute run of the same variant and size where there is one (kernels::FindRecordedRun).
   visual::MemoryFlow FlowOf(const Pane& p) const;
   // gui_keys.cpp: the key table applied to this frame's presses
   void ApplyKeys();

@@ -202,11 +202,7 @@ void Gui::PollTimings() {
 
 visual::MemoryFlow Gui::FlowOf(const Pane& p) const {
   auto f = visual::FlowFromCounters(p.Id(), p.outcome->trace.total, !p.outcome->trace.caches.device.empty());
-  for (const auto& rec : ncu_)
-    if (const auto* run = rec.Find(p.Id(), p.n)) {
-      visual::AddRecorded(f, run->metrics, rec.device, p.n);
-      break;
-    }
+  if (const auto rec = kernels::FindRecordedRun(ncu_, p.Id(), p.n)) visual::AddRecorded(f, rec.run->metrics, rec.file->device, p.n);
   return f;
 }
 

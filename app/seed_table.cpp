@@ -98,8 +98,7 @@ SeedTable BuildSeedTable(const std::string& family, int n, const std::vector<std
     for (int s : t.recorded_sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(s);
     t.notes.push_back("nothing recorded for " + family + " at n=" + std::to_string(n) +
                       (sizes.empty() ? std::string(" (no size recorded)") : "; recorded sizes: " + sizes));
-  }
-  if (recorded && !any_recorded) {  // the rows show no empty ncu lines; the note says why
+    // The rows show no empty ncu lines; the note says why.
     t.recorded_device.clear();
     t.recorded_date.clear();
     t.recorded_path.clear();

@@ -188,6 +188,13 @@ std::vector<int> RecordedNcu::Sizes(const std::string& family) const {
   return s;
 }
 
+RecordedRun FindRecordedRun(const std::vector<RecordedNcu>& files, const std::string& variant, int n) {
+  for (const auto& f : files)
+    for (const auto& r : f.runs)
+      if (r.variant == variant && (n == 0 || r.n == n)) return {&f, &r};
+  return {};
+}
+
 std::optional<RecordedNcu> LoadRecordedNcu(const std::string& path, std::string* why) {
   return Load<RecordedNcu>(path, "recorded ncu figures", why, [&](const nlohmann::json& j) {
     RecordedNcu r;

@@ -45,4 +45,15 @@ std::optional<RecordedNcu> LoadRecordedNcu(const std::string& path, std::string*
 // Every file of figures in `dir` (assets/recorded/ncu), by file name.
 std::vector<RecordedNcu> LoadRecordedNcuFiles(const std::filesystem::path& dir, std::vector<std::string>* problems);
 
+// The fallback to recorded figures, the one rule for it: where a simulated launch is shown beside
+// a device's figures (the memory chart, visual::AddRecorded) or takes what the simulator does not
+// know from one (registers per thread and the device, app/cli.h ConfigureCaches), the run is the
+// first file's, by file name, that has `variant` at `n` (at any n where n is 0). Empty when none has.
+struct RecordedRun {
+  const RecordedNcu* file = nullptr;
+  const RecordedNcu::Run* run = nullptr;
+  explicit operator bool() const { return run != nullptr; }
+};
+RecordedRun FindRecordedRun(const std::vector<RecordedNcu>& files, const std::string& variant, int n = 0);
+
 }  // namespace ws::kernels

@@ -176,6 +176,30 @@ TEST(RecordedResults, AFolderKeepsWhatLoadsAndNamesWhatDoesNot) {
   fs::remove_all(dir);
 }
 
+// The fallback to recorded figures: the first file (in the order given, by name as loaded) with
+// the variant at n; at any n where n is 0; nothing where no file has it.
+TEST(RecordedResults, TheRecordedRunIsTheFirstFilesWithTheVariantAtN) {
+  RecordedNcu h100, h200;
+  h100.device = "H100";
+  h100.runs = {{"shortcut/v0", 512, {{"x", 1}}}};
+  h200.device = "H200";
+  h200.runs = {{"shortcut/v0", 64, {{"x", 2}}}, {"shortcut/v0", 512, {{"x", 3}}}};
+  const std::vector<RecordedNcu> files = {h100, h200};
+  const auto at64 = FindRecordedRun(files, "shortcut/v0", 64);  // only the second file has n = 64
+  ASSERT_TRUE(at64);
+  EXPECT_EQ(at64.file->device, "H200");
+  EXPECT_EQ(at64.run->metrics.at("x"), 2);
+  const auto at512 = FindRecordedRun(files, "shortcut/v0", 512);  // both have it: the first's
+  ASSERT_TRUE(at512);
+  EXPECT_EQ(at512.file->device, "H100");
+  const auto any = FindRecordedRun(files, "shortcut/v0");
+  ASSERT_TRUE(any);
+  EXPECT_EQ(any.run->metrics.at("x"), 1);
+  EXPECT_FALSE(FindRecordedRun(files, "shortcut/v0", 1024));
+  EXPECT_FALSE(FindRecordedRun(files, "shortcut/v1"));
+  EXPECT_FALSE(FindRecordedRun({}, "shortcut/v0"));
+}
+
 // The committed recorded results load and every variant in them passed its check.
 TEST(RecordedResults, ShippedFilesLoadAndPassed) {
   const std::filesystem::path dir = WARPSCOPE_ASSETS "/recorded";

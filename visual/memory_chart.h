@@ -35,7 +35,8 @@ struct MemoryFlow {
 MemoryFlow FlowFromCounters(const std::string& variant, const sim::Counters& c, bool caches = true);
 
 // The recorded figures, beside the simulator's: Nsight Compute's metrics of one recorded launch of
-// the flow's variant (by ncu metric name, as kernels::RecordedNcu keeps them) on `device` at `n`.
+// the flow's variant (by ncu metric name, as kernels::RecordedNcu keeps them) on `device` at `n`:
+// the run kernels::FindRecordedRun picks, the one fallback to recorded figures.
 void AddRecorded(MemoryFlow& f, const std::map<std::string, double>& ncu_metrics, const std::string& device, int n);
 
 // The texts of the chart, top to bottom: box, arrow, box, arrow, box, arrow, box.

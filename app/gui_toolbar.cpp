@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "visual/text_fit.h"
+
 namespace ws::app {
 namespace {
 
@@ -66,10 +68,17 @@ void Gui::DrawPicker() {
   float variant_w = 130 * scale_;
   for (const auto& v : fam->info.variants) variant_w = fit(variant_w, v.name);
   const float variant_b_w = Compare() ? fit(variant_w, pane_[1].variant.variant->name) : variant_w;
-  const float family_w = 140 * scale_, n_w = 100 * scale_;
+  // The family's combo as wide as its label too, a kernel file's title among them (it was cut at
+  // 140 px), within the toolbar's row; a title longer than the row ends in "…" (the tooltip has it).
+  const float row_w = ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x;
+  // (One pixel more than the text: visual::FitWidth keeps a label a pixel inside its clip edge.)
+  const float family_w = std::min(std::max(140 * scale_, fit(0, family_label) + 1.0f), row_w - LabelledWidth(0, "family"));
+  const std::string family_shown =
+      visual::Ellipsize(family_label, family_w - ImGui::GetStyle().FramePadding.x * 2 - ImGui::GetFrameHeight());
+  const float n_w = 100 * scale_;
   FlowNext(LabelledWidth(family_w, "family"));
   ImGui::SetNextItemWidth(family_w);
-  if (ImGui::BeginCombo("family##pick", family_label.c_str())) {
+  if (ImGui::BeginCombo("family##pick", family_shown.c_str())) {
     for (size_t i = 0; i < catalog.size(); ++i) {
       ImGui::PushID(int(i));
       const auto& f = catalog[i].info;

@@ -9,6 +9,7 @@
 # family's combo is as wide as its longest name (app/gui_toolbar.cpp). Measured with --layout-out
 # there: DejaVu Sans's widest letter (m) is 26.4 px, so 32 m's take 845 px; the checkbox, "compare",
 # the combo's padding and arrow and the label "B" about 260 px more: 1105 px of the 1248.
+# kernels/variant_name.h states the same number for C++ (a kernel file's names; a test compares them).
 set(max_variant_name 32)
 file(GLOB family_files RELATIVE "${ROOT}" "${ROOT}/kernels/*/family.inl")
 list(SORT family_files)

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -18,6 +19,7 @@
 
 #include "kernels/catalog.h"
 #include "kernels/user_file.h"
+#include "kernels/variant_name.h"
 #include "tests/kernel_file_support.h"
 #include "toolchain/new_file.h"
 
@@ -552,6 +554,38 @@ TEST(KernelFileFailures, FaultsInTheDescriptionAreErrorsAtItsLineAndKernelFaults
   for (const auto& entry : fs::directory_iterator(dir.path)) names.push_back(entry.path().filename().string());
   EXPECT_EQ(names, std::vector<std::string>{"fails.cu"});
   EXPECT_EQ(Read(f), text);
+}
+
+// A kernel's name is a variant's name in the toolbar: at most kernels::kMaxVariantName characters,
+// the catalog's limit (kernels/discover_catalog.cmake's max_variant_name), which the toolbar shows
+// whole. A name of exactly the limit loads; one character more is an error at its WS_KERNEL's line.
+TEST(KernelFileFailures, AKernelNameLongerThanTheToolbarShowsIsAnErrorAtItsLine) {
+  std::ifstream script(std::string(WARPSCOPE_SOURCE_DIR) + "/kernels/discover_catalog.cmake");
+  const std::string cmake((std::istreambuf_iterator<char>(script)), std::istreambuf_iterator<char>());
+  EXPECT_NE(cmake.find("set(max_variant_name " + std::to_string(kernels::kMaxVariantName) + ")"), std::string::npos)
+      << "the catalog's limit and kernels::kMaxVariantName differ";
+  const std::string at_limit(kernels::kMaxVariantName, 'm'), over = at_limit + "m";
+  auto named = [](std::string text, const std::string& name) {
+    for (size_t p = 0; (p = text.find("copy3", p)) != std::string::npos;) text.replace(p, 5, name);
+    return text;
+  };
+  TempDir dir;
+  const fs::path ok = dir.path / "at_limit.cu";
+  Write(ok, named(CopyKernel(1), at_limit));
+  EXPECT_NO_THROW(kernels::LoadKernelFile(ok.string()));
+  const fs::path f = dir.path / "long_name.cu";
+  Write(f, CopyKernel(1) + named(CopyKernel(1), over));  // 14 lines each: the second WS_KERNEL at line 21
+  try {
+    kernels::LoadKernelFile(f.string());
+    FAIL() << "a kernel named with " << over.size() << " characters loaded";
+  } catch (const kernels::KernelFileError& e) {
+    std::map<int, std::string> at;
+    for (const auto& d : e.diagnostics()) at[d.line] += d.message + " | ";
+    EXPECT_NE(at[21].find("WS_KERNEL(" + over + "): the name has " + std::to_string(over.size()) +
+                               " characters; the toolbar shows at most " + std::to_string(at_limit.size())),
+              std::string::npos) << e.what();
+    EXPECT_EQ(at.count(7), 0u) << "copy3 is well named";
+  }
 }
 
 TEST(KernelFileFailures, EveryMalformedFieldIsReportedAtItsKernelsLine) {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 
+#include "kernels/variant_name.h"
 #include "toolchain/description_guard.h"
 #include "toolchain/diagnostics.h"
 #include "toolchain/memory_guard.h"
@@ -38,6 +39,10 @@ void CheckDescription(const std::string& file, const std::vector<KernelDescripti
     if (seen.count(name)) bad(k.line, "a second WS_KERNEL named '" + name + "' (the first is at line " +
                                       std::to_string(seen[name]) + ")");
     seen[name] = k.line;
+    if (name.size() > kernels::kMaxVariantName)
+      bad(k.line, "WS_KERNEL(" + name + "): the name has " + std::to_string(name.size()) +
+                      " characters; the toolbar shows at most " + std::to_string(kernels::kMaxVariantName) +
+                      " (a longer wording belongs in .title)");
     if (k.title.empty()) bad(k.line, "WS_KERNEL(" + name + "): .title is missing or empty");
     if (k.teaching_n <= 0) bad(k.line, "WS_KERNEL(" + name + "): .teaching_n must be positive");
     if (k.max_n < k.teaching_n)

@@ -379,29 +379,27 @@ void TakeMost(Counters& dst, const std::vector<const Counters*>& from, Space spa
   const int first = space == Space::Global && g == kAtomic ? 2 : g;
   const int last = space == Space::Global && g == kAtomic ? 3 : g;
   for (int i = first; i <= last; ++i) {
-    auto max_of = [&](auto get) {
+    // The most over `from` of element i of a counter array (a pointer to the Counters member),
+    // and that most taken into dst for each member named.
+    auto most = [&](auto member) {
       uint64_t m = 0;
-      for (const auto* f : from) m = std::max(m, get(*f));
+      for (const auto* f : from) m = std::max(m, (f->*member)[i]);
       return m;
     };
+    auto take = [&](auto... members) { (((dst.*members)[i] = most(members)), ...); };
+    // A count of instructions (requests, shared instructions): mem_inst moves with it.
+    auto take_count = [&](auto member) {
+      const uint64_t n = most(member);
+      dst.mem_inst += n - (dst.*member)[i];
+      (dst.*member)[i] = n;
+    };
     if (space == Space::Global) {
-      const uint64_t req = max_of([&](const Counters& c) { return c.global_requests[i]; });
-      dst.mem_inst += req - dst.global_requests[i];
-      dst.global_requests[i] = req;
-      dst.global_sectors[i] = max_of([&](const Counters& c) { return c.global_sectors[i]; });
-      dst.global_ideal_sectors[i] = max_of([&](const Counters& c) { return c.global_ideal_sectors[i]; });
-      dst.global_lines[i] = max_of([&](const Counters& c) { return c.global_lines[i]; });
-      dst.global_l2_requests[i] = max_of([&](const Counters& c) { return c.global_l2_requests[i]; });
-      dst.l1_hits[i] = max_of([&](const Counters& c) { return c.l1_hits[i]; });
-      dst.l2_sectors[i] = max_of([&](const Counters& c) { return c.l2_sectors[i]; });
-      dst.l2_hits[i] = max_of([&](const Counters& c) { return c.l2_hits[i]; });
+      take_count(&Counters::global_requests);
+      take(&Counters::global_sectors, &Counters::global_ideal_sectors, &Counters::global_lines,
+           &Counters::global_l2_requests, &Counters::l1_hits, &Counters::l2_sectors, &Counters::l2_hits);
     } else {
-      const uint64_t inst = max_of([&](const Counters& c) { return c.shared_inst[i]; });
-      dst.mem_inst += inst - dst.shared_inst[i];
-      dst.shared_inst[i] = inst;
-      dst.shared_wavefronts[i] = max_of([&](const Counters& c) { return c.shared_wavefronts[i]; });
-      dst.shared_ideal_wavefronts[i] = max_of([&](const Counters& c) { return c.shared_ideal_wavefronts[i]; });
-      dst.shared_conflicts[i] = max_of([&](const Counters& c) { return c.shared_conflicts[i]; });
+      take_count(&Counters::shared_inst);
+      take(&Counters::shared_wavefronts, &Counters::shared_ideal_wavefronts, &Counters::shared_conflicts);
     }
   }
 }

@@ -1,7 +1,8 @@
 // The textbook parallel reductions (M. Harris, "Optimizing Parallel Reduction in CUDA":
 // reduce0 .. reduce6) in the dialect, for blocks of kBlock threads; each block writes its
-// partial sum to out[blockIdx.x]. Plus the unrolled last warp without volatile (racy) and with
-// __syncwarp (the Programming Guide's form since Volta). tests/test_reductions.cpp runs them.
+// partial sum to out[blockIdx.x], but reduce4 (tests/fidelity/reductions.cu has it, with and
+// without volatile). Plus the unrolled last warp with __syncwarp (the Programming Guide's form
+// since Volta). tests/test_reductions.cpp runs them.
 // No includes: the including file provides the dialect (sim/dialect.h or, for nvcc,
 // kernels/dialect_cuda.h). The guarded load of reduce0-2 has a line of its own: on one line
 // with the store, the lanes that load and those that do not would reach the store with
@@ -70,32 +71,9 @@ __global__ void reduce3(Global<const float> in, Global<float> out, unsigned n) {
   if (tid == 0) out[blockIdx.x] = sdata[0];
 }
 
-// The last warp unrolled, warp-synchronous through a volatile pointer.
-__device__ void warpReduce(Shared<volatile float*> sdata, unsigned tid) {
-  sdata[tid] += sdata[tid + 32];
-  sdata[tid] += sdata[tid + 16];
-  sdata[tid] += sdata[tid + 8];
-  sdata[tid] += sdata[tid + 4];
-  sdata[tid] += sdata[tid + 2];
-  sdata[tid] += sdata[tid + 1];
-}
-
-// reduce4: unroll the last warp (volatile).
-__global__ void reduce4(Global<const float> in, Global<float> out, unsigned n) {
-  __shared__ Shared<float[kBlock]> sdata;
-  unsigned tid = threadIdx.x;
-  unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-  float sum = (i < n) ? float(in[i]) : 0.0f;
-  if (i + blockDim.x < n) sum += in[i + blockDim.x];
-  sdata[tid] = sum;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
-    if (tid < s) sdata[tid] += sdata[tid + s];
-    __syncthreads();
-  }
-  if (tid < 32) warpReduce(sdata, tid);
-  if (tid == 0) out[blockIdx.x] = sdata[0];
-}
+// reduce4, the last warp unrolled through a volatile pointer, and reduce4 without volatile are
+// tests/fidelity/reductions.cu's reduce4_volatile and reduce4_plain (a kernel file, compiled from
+// its own text alone, whose Nsight Compute counters were recorded): written once, there.
 
 // reduce5: completely unrolled for a block size known at compile time.
 template <unsigned blockSize>
@@ -143,31 +121,6 @@ __global__ void reduce6(Global<const float> in, Global<float> out, unsigned n) {
   if (blockSize >= 256) { if (tid < 128) sdata[tid] += sdata[tid + 128]; __syncthreads(); }
   if (blockSize >= 128) { if (tid < 64) sdata[tid] += sdata[tid + 64]; __syncthreads(); }
   if (tid < 32) warpReduce5<blockSize>(sdata, tid);
-  if (tid == 0) out[blockIdx.x] = sdata[0];
-}
-
-// reduce4 without volatile: relies on lockstep, and the compiler may keep sdata[tid] in a
-// register between the lines (wrong sums on an H100).
-__global__ void reduce4_plain(Global<const float> in, Global<float> out, unsigned n) {
-  __shared__ Shared<float[kBlock]> sdata;
-  unsigned tid = threadIdx.x;
-  unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-  float sum = (i < n) ? float(in[i]) : 0.0f;
-  if (i + blockDim.x < n) sum += in[i + blockDim.x];
-  sdata[tid] = sum;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
-    if (tid < s) sdata[tid] += sdata[tid + s];
-    __syncthreads();
-  }
-  if (tid < 32) {
-    sdata[tid] += sdata[tid + 32];
-    sdata[tid] += sdata[tid + 16];  // kPlainFirstRace: lane 0 reads lane 16's word
-    sdata[tid] += sdata[tid + 8];
-    sdata[tid] += sdata[tid + 4];
-    sdata[tid] += sdata[tid + 2];
-    sdata[tid] += sdata[tid + 1];
-  }
   if (tid == 0) out[blockIdx.x] = sdata[0];
 }
 

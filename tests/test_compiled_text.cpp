@@ -9,7 +9,8 @@ using namespace ws::sim;
 
 namespace {
 
-// nvdisasm -c -gi of reduce4 (tests/reductions.cuh) for sm_90, cut: the loop of lines 92-94 and
+// nvdisasm -c -gi of reduce4 (tests/reductions.cuh as it was when recorded; its reduce4 is now
+// tests/fidelity/reductions.cu's reduce4_volatile) for sm_90, cut: the loop of lines 92-94 and
 // the start of the inlined warpReduce (line 75, inlined at line 96).
 const char* kReduce4Sm90 = R"txt(
 //--------------------- .text._Z7reduce4PKfPfj    --------------------------

@@ -1,7 +1,7 @@
-// The textbook reductions (tests/reductions.cuh) through the simulator: the partial sums,
-// counters worked out by hand for blocks of 128 threads, and the race check's findings (none
-// where the code is correct, the lockstep warning where it relies on lockstep without
-// volatile).
+// The textbook reductions (tests/reductions.cuh; reduce4 from tests/fidelity/reductions.cu)
+// through the simulator: the partial sums, counters worked out by hand for blocks of 128
+// threads, and the race check's findings (none where the code is correct, the lockstep warning
+// where it relies on lockstep without volatile).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,11 +14,23 @@
 #include "sim/dialect.h"
 #include "sim/engine.h"
 #include "tests/source_lines.h"
+#include "toolchain/public/kernel_file.h"
 
 namespace reductions {
 using namespace ::ws::dialect;
 #include "tests/reductions.cuh"
 }  // namespace reductions
+
+// reduce4 with and without volatile: the kernel file tests/fidelity/reductions.cu, as the loader
+// compiles it (the dialect at its scope), its WS_KERNEL descriptions compiled and left unused.
+#define WS_KERNEL(name, ...) \
+  [[maybe_unused]] static void ws_describe_##name([[maybe_unused]] ::ws::kernels::KernelSetup<::ws::kernels::SimBackend>& k)
+namespace fidelity {
+using namespace ::ws::dialect;
+using ::ws::kernels::CeilDiv;
+#include "tests/fidelity/reductions.cu"
+}  // namespace fidelity
+#undef WS_KERNEL
 
 namespace {
 using ::ws::sim::Engine;
@@ -145,7 +157,7 @@ TEST(Reductions, Reduce3FirstAddDuringLoadHalvesTheBlocks) {
 TEST(Reductions, Reduce4UnrolledLastWarpWithVolatileHasNoFinding) {
   for (unsigned n : {1000u, 1024u}) {
     const unsigned b = Blocks(n, 256);
-    const Result r = Reduce(reductions::reduce4, n, b);
+    const Result r = Reduce(fidelity::reduce4_volatile, n, b);
     Check(r, {17ull * b, 12ull * b, 17ull * b, 12ull * b, 2ull * b, 8ull * b, Sectors(n)});
     // The last warp's 18 shared instructions per block go through the volatile pointer.
     uint64_t vol = 0;
@@ -174,10 +186,13 @@ TEST(Reductions, Reduce6MultipleElementsPerThread) {
 }
 
 namespace {
-// The text of a file of this source tree, by its name. The site records the path the compiler
-// was given, which may be relative to the build folder; the file is read from here.
+// The text of a file of tests/ ("tests/fidelity/reductions.cu"), by its path there. The site
+// records the path the compiler was given, which may be relative to the build folder; the file is
+// read from here.
 std::string TestFileText(const std::string& file) {
-  std::ifstream in(std::string(WARPSCOPE_TESTS_DIR) + "/" + std::filesystem::path(file).filename().string());
+  const size_t at = file.rfind("tests/");
+  const std::string in_tests = at == std::string::npos ? std::filesystem::path(file).filename().string() : file.substr(at + 6);
+  std::ifstream in(std::string(WARPSCOPE_TESTS_DIR) + "/" + in_tests);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
@@ -188,7 +203,7 @@ std::string TestFileText(const std::string& file) {
 // before, with nothing between; likewise + 8, + 4, + 2, + 1. The + 32 line reads words 32-63,
 // written by warp 1 before the barrier: ordered. Five warnings, the right sum in the simulator.
 TEST(Reductions, UnrolledLastWarpWithoutVolatileWarnsOnEachLockstepRead) {
-  const Result r = Reduce(reductions::reduce4_plain, 1000, 4);
+  const Result r = Reduce(fidelity::reduce4_plain, 1000, 4);
   EXPECT_EQ(Sum(r.partial), r.expected);  // the simulator's lockstep gives the lockstep value
   std::vector<unsigned> lines;
   std::string file;

@@ -3,7 +3,8 @@
 // the same with volatile (every access made), reduce6 without volatile (the grid-stride loop's
 // sum in a register), and a tiled matrix product whose row reads become LDS.128. Kernel files whose
 // Nsight Compute counters `stats --as-compiled` must give (tools/fidelity_ncu.sh,
-// tools/fidelity_compare.py --as-compiled).
+// tools/fidelity_compare.py --as-compiled). tests/test_reductions.cpp runs reduce4_plain and
+// reduce4_volatile through the simulator beside the other textbook reductions (tests/reductions.cuh).
 
 constexpr unsigned kBlock = 128;
 

@@ -117,6 +117,16 @@ void Judge(const std::string& check, const std::map<std::string, std::string>& f
 
 std::string Key(const Shot& s) { return s.family + " " + s.config.Name(); }
 
+void Fail(std::map<std::string, std::string>& failed, const Shot& s, const std::string& what) {
+  auto& all = failed[Key(s)];
+  all += (all.empty() ? "" : "; ") + what;
+}
+
+bool IsPane(const std::string& window) {
+  const size_t at = window.rfind("/pane_");
+  return at != std::string::npos && window.find('/', at + 1) == std::string::npos;
+}
+
 Rect RectOf(const nlohmann::json& r) { return {r[0].get<float>(), r[1].get<float>(), r[2].get<float>(), r[3].get<float>()}; }
 
 std::string WindowName(const std::string& full, const nlohmann::json& rect) {

@@ -3,8 +3,8 @@
 // warpscope with --layout-out at 1280x720 and 1920x1080, UI scales 1 and 2, in the normal layout
 // and in presenter mode. Shots() takes them once per run of ws_gui_layout_tests, whichever rule
 // asks first; each test_*.cpp beside this file holds the rules of one concern. A rule is a
-// TEST(LayoutRules, TheRule) that walks Shots(), collects what fails by Key(shot) and ends in
-// Judge("rule", failed); a new concern is a new test_<concern>.cpp here (CMake picks it up).
+// TEST(LayoutRules, TheRule) that walks Shots(), adds what fails with Fail(failed, shot, ...) and
+// ends in Judge("rule", failed); a new concern is a new test_<concern>.cpp here (CMake finds it).
 #pragma once
 
 #include <map>
@@ -45,6 +45,12 @@ void Judge(const std::string& check, const std::map<std::string, std::string>& f
 
 // "family config", the key a rule's failures are listed under.
 std::string Key(const Shot& s);
+
+// Adds `what` to shot s's failures in `failed` (under Key(s), joined by "; ").
+void Fail(std::map<std::string, std::string>& failed, const Shot& s, const std::string& what);
+
+// Whether a window of the layout ("warpscope##root/pane_1A2B3C4D") is a pane, not a child of one.
+bool IsPane(const std::string& window);
 
 Rect RectOf(const nlohmann::json& r);
 

@@ -49,8 +49,7 @@ TEST(LayoutRules, TouchedCellsMeetTheSizeTargets) {
         if (cell >= target) continue;
         d << cur["pane"].get<std::string>() << " " << cur["array"].get<std::string>() << ": " << cell << " px < " << target;
       }
-      auto& all = failed[Key(s)];
-      all += (all.empty() ? "" : "; ") + d.str();
+      Fail(failed, s, d.str());
     }
   }
   Judge("cell_size", failed);
@@ -72,15 +71,13 @@ TEST(LayoutRules, TheArrayTheStepTouchesIsInSight) {
       for (const auto& w : s.layout["windows"]) {
         const std::string name = w["name"].get<std::string>();
         const Rect r = RectOf(w["rect"]), c = RectOf(w["clip"]);
-        if (name.rfind("/pane_") == std::string::npos || name.find('/', name.rfind("/pane_") + 1) != std::string::npos ||
-            g.x < r.x || g.x >= r.x + r.w)
+        if (!IsPane(name) || g.x < r.x || g.x >= r.x + r.w)
           continue;
         if (g.y >= c.y - 0.5f && first_row_bottom <= c.y + c.h + 0.5f) continue;
         std::ostringstream d;
         d << cur["pane"].get<std::string>() << " " << cur["array"].get<std::string>() << ": first row " << g.y << "-"
           << first_row_bottom << " outside the visible " << c.y << "-" << c.y + c.h;
-        auto& all = failed[Key(s)];
-        all += (all.empty() ? "" : "; ") + d.str();
+        Fail(failed, s, d.str());
       }
     }
   }
@@ -109,8 +106,7 @@ TEST(LayoutRules, EveryCellTheStepTouchesIsInView) {
       d << p["pane"].get<std::string>() << " " << p["name"].get<std::string>() << ": touched (lines whole) rows " << r0 << "-" << r1
         << ", cols " << c0 << "-" << c1 << "; in view rows " << row0 << "-" << row0 + rows - 1 << ", cols " << col0 << "-"
         << col0 + cols - 1 << " (" << cell << " px cells)";
-      auto& all = failed[Key(s)];
-      all += (all.empty() ? "" : "; ") + d.str();
+      Fail(failed, s, d.str());
     }
   }
   Judge("touched_in_view", failed);
@@ -146,8 +142,7 @@ TEST(LayoutRules, L1ViewShowsEachPanesCacheInsideTheWindow) {
           else
             continue;
         }
-        auto& all = failed[Key(s)];
-        all += (all.empty() ? "" : "; ") + d.str();
+        Fail(failed, s, d.str());
       }
     }
   }

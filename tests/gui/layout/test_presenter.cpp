@@ -51,8 +51,7 @@ TEST(LayoutRules, PresenterModeLeavesNoEmptyBand) {
     std::ostringstream d;
     for (const auto& w : s.layout["windows"]) {
       const std::string name = w["name"].get<std::string>();
-      const size_t at = name.rfind("/pane_");
-      if (at == std::string::npos || name.find('/', at + 1) != std::string::npos) continue;  // a pane, not a child of one
+      if (!IsPane(name)) continue;
       const Rect pane = RectOf(w["rect"]);
       std::vector<std::pair<float, float>> spans;  // the drawn items' extents down the pane
       auto add = [&](const Rect& r) {

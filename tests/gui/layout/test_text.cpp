@@ -33,8 +33,7 @@ TEST(LayoutRules, NoTextIsClipped) {
         scrolls_y = scrolls_y || w.value("scrollbar_y", false);
       }
       if ((cut_x || cut_y) && (!cut_x || scrolls_x) && (!cut_y || scrolls_y)) continue;
-      auto& d = failed[Key(s)];
-      d += (d.empty() ? "" : "; ") + Quote(t);
+      Fail(failed, s, Quote(t));
     }
   }
   Judge("text_clipped", failed);
@@ -46,8 +45,7 @@ TEST(LayoutRules, NoTextIsOutsideTheWindow) {
     if (!s.layout.is_object()) continue;
     for (const auto& t : s.layout["text"])
       if (t["outside"].get<bool>()) {
-        auto& d = failed[Key(s)];
-        d += (d.empty() ? "" : "; ") + Quote(t);
+        Fail(failed, s, Quote(t));
       }
   }
   Judge("text_outside", failed);
@@ -58,8 +56,7 @@ TEST(LayoutRules, NoTwoTextItemsOverlap) {
   for (const auto& s : Shots()) {
     if (!s.layout.is_object()) continue;
     for (const auto& o : s.layout["text_overlaps"]) {
-      auto& d = failed[Key(s)];
-      d += (d.empty() ? "" : "; ") + Quote(s.layout["text"][o[0].get<int>()]) + " over " + Quote(s.layout["text"][o[1].get<int>()]);
+      Fail(failed, s, Quote(s.layout["text"][o[0].get<int>()]) + " over " + Quote(s.layout["text"][o[1].get<int>()]));
     }
   }
   Judge("text_overlap", failed);
@@ -75,8 +72,7 @@ TEST(LayoutRules, NoWindowHidesContentItCannotScrollTo) {
         std::ostringstream d;
         d << WindowName(w["name"].get<std::string>(), w["rect"]) << " (content to " << w["content_right"].get<float>() << ","
           << w["content_bottom"].get<float>() << ", visible to " << c.x + c.w << "," << c.y + c.h << ")";
-        auto& all = failed[Key(s)];
-        all += (all.empty() ? "" : "; ") + d.str();
+        Fail(failed, s, d.str());
       }
   }
   Judge("window_overflow", failed);

@@ -118,6 +118,14 @@ void EngineImpl::Abandon() {
   stacks.Forget();
 }
 
+void EngineImpl::PublishSelected() {
+  if (!opt.on_selected_final) return;
+  Trace early = trace;
+  if (hierarchy) CompleteL1Steps(early);
+  early.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+  opt.on_selected_final(std::move(early));
+}
+
 // Runs the block's threads to the end, barrier by barrier.
 void EngineImpl::RunThreads(uint32_t n) {
   const uint32_t warps = trace.shape.WarpsPerBlock();
@@ -202,7 +210,7 @@ const ArrayInfo& Engine::Array(int id) const { return impl_->trace.arrays.at(id)
 
 bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
   auto& e = *impl_;
-  auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = e.run_start = std::chrono::steady_clock::now();
   e.trace.shape = s;
   const DeviceProfile& device = e.Device();
   if (const std::string why = detail::LaunchRefusal(s, device, e.opt.max_threads, e.opt.registers_per_thread); !why.empty()) {
@@ -231,7 +239,12 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
         &e.per_site, &e.trace, one_block ? int64_t(sel.block) : -1);
     if (e.opt.control) e.hierarchy->StopWhen(&e.opt.control->cancel);
     e.hierarchy->ReadsCode(e.opt.code_bytes);
+    if (one_block) e.hierarchy->WhenTracedFinal([&e] { e.PublishSelected(); });
   }
+  // Without the caches the selected block's part is final once it has run (if a block follows).
+  const auto& sel = e.opt.selection;
+  const bool publish_after_block = !e.hierarchy && (sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
+                                   sel.block + uint64_t(1) < s.grid.Count();
   {
     Watchdog watchdog(guard, e.opt.watchdog_seconds, detail::KernelProgress,
                       e.opt.control ? &e.opt.control->cancel : nullptr);
@@ -241,6 +254,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
         for (uint32_t bx = 0; bx < s.grid.x && !e.abort; ++bx) {
           e.RunBlock(s, bx, by, bz);
           if (auto* c = e.opt.control) c->blocks_done.fetch_add(1, std::memory_order_relaxed);
+          if (publish_after_block && e.block_linear == sel.block && !e.abort && !e.Cancelled()) e.PublishSelected();
         }
     e.watchdog = nullptr;
   }

@@ -56,6 +56,15 @@ struct LaunchOptions {
   bool caches = true;
   const DeviceProfile* device = nullptr;
   uint32_t registers_per_thread = 0;
+  // Called at most once per Run, on the simulating thread, when the selected block's part of the
+  // trace is final while later blocks are still to run (a Block or Warp selection): with the
+  // caches, once the block's wave has been replayed (sim/hierarchy.h says what decides its
+  // marks); without, once the block has run. `early` is a copy of the trace as it stands then:
+  // the selected block's instructions, their served-from marks and its SM's L1 log are those the
+  // whole launch ends with; the totals and per-line counters are empty, the findings and
+  // barriers those of the blocks run so far, `seconds` the time since Run began. Not called when
+  // the block is in the last wave (the launch is done then) or the launch stops early.
+  std::function<void(Trace early)> on_selected_final;
   // The kernel's SASS (bytes; sim/compiled.h CodeBytes), which a launch reads from DRAM once;
   // 0: not known (an empty kernel's is counted).
   uint32_t code_bytes = 0;

@@ -4,6 +4,7 @@
 // [SECTION] lane grouping · [SECTION] warp operations · [SECTION] faults as findings
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <source_location>
@@ -68,6 +69,7 @@ class EngineImpl {
   // Advances at every block start and barrier: a lane's warp clock from an older era is stale.
   uint64_t sync_era = 0;
   bool trace_block = false;
+  std::chrono::steady_clock::time_point run_start;  // of the launch now running
   std::vector<Counters> per_site;
   std::unique_ptr<MemoryHierarchy> hierarchy;  // null: caches not modelled
   std::unordered_map<uint64_t, uint32_t> site_index;  // (file ptr ^ line/col) -> site
@@ -101,6 +103,8 @@ class EngineImpl {
   void RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32_t bz);
   void RunThreads(uint32_t n);
   void Abandon();
+  // LaunchOptions::on_selected_final with a copy of the trace as it stands.
+  void PublishSelected();
 
   // ---- [SECTION] warp scheduler (warp_scheduler.cpp) ---------------------------------------
   void RunWarp(uint32_t first, uint32_t last);

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ws::sim {
 
@@ -40,6 +41,7 @@ struct MemoryHierarchy::Impl {
   bool fixed = false;
   uint64_t waves = 0;
   const std::atomic<bool>* cancel = nullptr;  // set: stop replaying at the next turn
+  std::function<void()> traced_final;         // WhenTracedFinal
   uint32_t code_bytes = kEmptyKernelCodeBytes;  // the kernel's code, read from DRAM once
   uint64_t wave_start = 0;  // first block of the wave being recorded
   std::vector<BlockStream> blocks;  // the wave being recorded
@@ -108,8 +110,10 @@ struct MemoryHierarchy::Impl {
   void BeginBlock(uint64_t block, uint32_t warps, uint64_t shared_bytes) {
     if (block >= 1) Fix(shared_bytes);
     if (fixed && block >= wave_start + residency.blocks_per_wave) {
+      const bool traced_wave = log_l1 && WaveOfBlock(residency, wave_start) == logged_until_wave;
       Replay();
       wave_start = block - block % residency.blocks_per_wave;
+      if (traced_wave && traced_final && !Cancelled()) std::exchange(traced_final, {})();
     }
     BlockStream b;
     b.block = block;
@@ -449,19 +453,7 @@ struct MemoryHierarchy::Impl {
     // The launch's own reads (its code, parameters and constants) belong to no source line.
     trace->total.dram_read_bytes += device.launch_read_bytes + code_bytes;
     trace->caches.code_bytes = code_bytes;
-    // Steps that are not global accesses (shared, or never replayed) show the L1 as the step
-    // before them left it.
-    auto& until = trace->caches.l1_events_until;
-    if (traced_block >= 0) {
-      until.resize(trace->instructions.size(), ~0u);
-      uint32_t prev = 0;
-      for (auto& u : until) {
-        if (u == ~0u) u = prev;
-        prev = u;
-      }
-    } else {
-      until.clear();
-    }
+    CompleteL1Steps(*trace);
   }
 };
 
@@ -480,6 +472,22 @@ void MemoryHierarchy::Record(const WarpInstruction& ins, int64_t trace_index, co
 void MemoryHierarchy::Barrier() { impl_->Barrier(); }
 void MemoryHierarchy::Finish(uint64_t shared_bytes) { impl_->Finish(shared_bytes); }
 void MemoryHierarchy::StopWhen(const std::atomic<bool>* cancel) { impl_->cancel = cancel; }
+void MemoryHierarchy::WhenTracedFinal(std::function<void()> then) { impl_->traced_final = std::move(then); }
+
+void CompleteL1Steps(Trace& trace) {
+  auto& until = trace.caches.l1_events_until;
+  if (trace.caches.traced_sm < 0) {
+    until.clear();
+    return;
+  }
+  until.resize(trace.instructions.size(), ~0u);
+  uint32_t prev = 0;
+  for (auto& u : until) {
+    if (u == ~0u) u = prev;
+    prev = u;
+  }
+}
+
 void MemoryHierarchy::ReadsCode(uint32_t bytes) { impl_->code_bytes = bytes ? bytes : kEmptyKernelCodeBytes; }
 
 }  // namespace ws::sim

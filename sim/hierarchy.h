@@ -36,11 +36,19 @@
 // temporary file and read back through a 2 KiB window per warp during the replay, so memory
 // stays within the budget plus 2 KiB per resident warp (at most 64 x 132 on an H100: 17 MB)
 // whatever n is; the replay order, hence every counter, is the same.
+// What decides the traced block's served-from marks (and its SM's L1 log): the replay of the
+// waves up to and including its own, w, and nothing after. Its SM's L1 (and the lines a wide
+// store has not yet placed there) holds only what the blocks placed on that SM in waves 0..w did;
+// the L2, the sectors in flight from DRAM and to each merge group of SMs, and the clock hold what
+// the blocks of every SM did in waves 0..w-1 and in wave w before the traced block's instruction
+// issued (earliest clock first). Wave w+1 is replayed only after wave w's replay has ended, so
+// once it has, the marks are final: WhenTracedFinal says so while later waves are still to run.
 // Not modelled: contention (bandwidth, queues: latencies are fixed), the L2's two partitions,
 // ECC and the hardware's real hash and replacement policy (see cache.h).
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -79,10 +87,20 @@ class MemoryHierarchy {
   // The kernel's code (bytes, sim/compiled.h CodeBytes), which the launch reads from DRAM once
   // beside the profile's launch_read_bytes; 0: not known, an empty kernel's (kEmptyKernelCodeBytes).
   void ReadsCode(uint32_t bytes);
+  // `then` is called once, on the simulating thread, when the traced block's wave has been
+  // replayed in full and a block of a later wave begins (see above: its marks and its SM's L1
+  // log are final then). Not when the traced block is in the last wave (Finish replays it: the
+  // launch is done then) nor after a cancel.
+  void WhenTracedFinal(std::function<void()> then);
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The L1 log's steps that are not global accesses (shared, or never replayed) show the L1 as the
+// step before them left it: fills Trace::caches.l1_events_until for every instruction (or clears
+// it when no block is traced: traced_sm < 0).
+void CompleteL1Steps(Trace& trace);
 
 }  // namespace ws::sim

@@ -1,7 +1,7 @@
 // The desktop program with a kernel file open, under Xvfb: the file is saved with a syntax error
 // (reported at its line, the last good build stays), then with a new access pattern, and the
 // picture reloads in place at the same step with the new sectors. A file whose process dies is an
-// error in the window, which stays.
+// error in the window, which stays. A file's title is whole in the family box.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -121,5 +121,42 @@ TEST(GuiReload, AFileWhoseProcessDiesIsAnErrorInTheWindow) {
   const auto texts = Texts(layout);
   EXPECT_TRUE(Has(texts, "abort() was called at line 13")) << out;
   EXPECT_TRUE(Has(texts, "its process stopped")) << out;
+  fs::remove_all(dir);
+}
+
+// The family box shows a file's title whole: .family_title "Strided copies, one stride a lesson"
+// (35 characters) was cut to "Strided copies, o" by the box's 140 px of a catalog family name,
+// at 1280x720 scale 1 and 2. (The box is as wide as its label now, within the toolbar's row.)
+TEST(GuiReload, AFilesTitleIsWholeInTheFamilyBox) {
+  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / ("title-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const fs::path file = dir / "sum4.cu";
+  const std::string title = "Strided copies, one stride a lesson";
+  std::string text = Sum4(1);
+  text.replace(text.find(".teaching_n = 1000)"), 19, ".teaching_n = 1000, .family_title = \"" + title + "\")");
+  Write(file, text);
+  for (const char* scale : {"1", "2"}) {
+    const fs::path layout = dir / (std::string("layout_") + scale + ".json"), shot = dir / (std::string("shot_") + scale + ".png");
+    const std::string cmd = std::string(WARPSCOPE_BINARY) + " open " + file.string() + " --no-settings --size 1280x720 --scale " +
+                            scale + " --screenshot " + shot.string() + " --layout-out " + layout.string() + " --quit 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    ASSERT_NE(p, nullptr);
+    std::string out;
+    char line[4096];
+    while (fgets(line, sizeof line, p)) out += line;
+    const int status = pclose(p);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+    std::ifstream in(layout);
+    const auto j = nlohmann::json::parse(in);
+    bool whole = false;
+    std::string seen;
+    for (const auto& t : j["text"]) {
+      const std::string s = t["text"].get<std::string>();
+      if (s.rfind("Strided", 0) != 0) continue;
+      seen += "\"" + s + "\"" + (t["clipped"].get<bool>() ? " (clipped) " : " ");
+      whole = whole || (s == title && !t["clipped"].get<bool>());
+    }
+    EXPECT_TRUE(whole) << "scale " << scale << ": " << seen << "\n" << out;
+  }
   fs::remove_all(dir);
 }

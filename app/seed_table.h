@@ -31,7 +31,6 @@ const std::vector<SeedTableRow>& SeedTableRows();
 // counter (the row then says "not simulated").
 std::optional<double> SimulatedValue(const std::string& metric, const sim::Counters& c);
 
-using kernels::LoadRecordedNcu;
 using kernels::RecordedNcu;
 
 // The table as built for one family and size. A cell holds up to three sources.

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include "app/cli_commands.h"
 #include "app/compiled_lines.h"
@@ -49,6 +50,8 @@ std::filesystem::path cli::AssetsDir() {
   }
   return WARPSCOPE_ASSETS;
 }
+
+uint32_t DefaultThreads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
 namespace {
 
@@ -152,8 +155,8 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
 
   // Budgets against kernels that never end (each run out is a "no progress" finding), and the
   // largest launch simulated: the same engine options the GUI uses, adjustable here.
-  std::string budget_text, watchdog_text, max_threads_text;
-  std::vector<CLI::Option*> budget_opts, watchdog_opts, max_threads_opts;
+  std::string budget_text, watchdog_text, max_threads_text, threads_text;
+  std::vector<CLI::Option*> budget_opts, watchdog_opts, max_threads_opts, threads_opts;
   auto given = [](const std::vector<CLI::Option*>& opts) {
     return std::any_of(opts.begin(), opts.end(), [](const CLI::Option* o) { return o->count() > 0; });
   };
@@ -164,6 +167,9 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
                   "CPU seconds one thread may run without any access before it is stopped (default 5)"));
     max_threads_opts.push_back(
         c->add_option("--max-threads", max_threads_text, "largest launch simulated, in threads (default 268435456)"));
+    threads_opts.push_back(c->add_option("--threads", threads_text,
+                  "CPU threads that simulate blocks side by side; the results are the same for any number "
+                  "(default: every core, " + std::to_string(DefaultThreads()) + " here)"));
   };
   add_budgets(stats);
   // The device whose caches and limits the memory hierarchy models.
@@ -337,6 +343,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
         opt.watchdog_seconds = double(ParseInteger("--watchdog", watchdog_text, 1, 3600));
       if (given(max_threads_opts))
         opt.max_threads = uint64_t(ParseInteger("--max-threads", max_threads_text, 1, int64_t(1) << 40));
+      opt.threads = given(threads_opts) ? uint32_t(ParseInteger("--threads", threads_text, 1, 1024)) : DefaultThreads();
       opt.control = &g_control;
       std::signal(SIGINT, OnInterrupt);
       if (*table) {

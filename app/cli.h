@@ -34,6 +34,9 @@ std::vector<RecordedNcu> LoadRecordedNcuFiles(std::vector<std::string>* problems
 void ConfigureCaches(sim::LaunchOptions& opt, const std::string& variant_id,
                      const std::string& device_flag, uint32_t ptxas_registers = 0);
 
+// The simulator's threads when --threads is not given: every core (at least 1).
+uint32_t DefaultThreads();
+
 // A block shape "X", "XxY" or "XxYxZ" (--shape); BadRequest saying why not.
 kernels::Block ParseBlock(const std::string& s);
 

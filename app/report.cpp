@@ -160,6 +160,8 @@ nlohmann::json StatsJson(const kernels::VariantRef& v, const kernels::RunRequest
     j["arrays"].push_back({{"name", a.name}, {"type", a.type}, {"space", sim::ToString(a.space)},
                            {"elements", a.count}, {"base", Hex(a.base)}});
   j["simulated_seconds"] = t.seconds;
+  j["threads"] = t.threads;
+  if (!t.threads_note.empty()) j["threads_note"] = t.threads_note;
   return j;
 }
 
@@ -188,6 +190,9 @@ void PrintStats(std::ostream& out, const kernels::VariantRef& v, const kernels::
     per_line = sim::AsCompiled(t, compiled->comparison, &total);
     out << "  counted as compiled: the noted lines' counters are the compiled code's (docs/FIDELITY.md)\n";
   }
+  out << "  threads: " << t.threads;
+  if (!t.threads_note.empty()) out << " (" << t.threads_note << ")";
+  out << "\n";
   if (!t.caches.device.empty())
     out << "  caches: " << t.caches.device << ", " << t.caches.blocks_per_sm << " block(s) per SM (limited by "
         << t.caches.limited_by << "; " << t.caches.registers_per_thread << " registers per thread), "

@@ -66,7 +66,7 @@ class SimBackend {
   template <class T>
   dialect::Global<T> Bind(std::string name, std::string type, std::vector<unsigned char>& bytes,
                           uint64_t count, uint64_t rows, uint64_t cols) {
-    int id = engine_.BindGlobal(std::move(name), std::move(type), sizeof(T), count, rows, cols);
+    int id = engine_.BindGlobal(std::move(name), std::move(type), sizeof(T), count, rows, cols, bytes.data());
     return dialect::Global<T>(reinterpret_cast<T*>(bytes.data()), id, engine_.Array(id).base, count);
   }
   sim::Engine& engine_;

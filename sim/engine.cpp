@@ -11,6 +11,7 @@
 #include "sim/device_profile.h"
 #include "sim/engine_impl.h"
 #include "sim/launch_limits.h"
+#include "sim/parallel_run.h"
 
 namespace ws::sim {
 namespace detail {
@@ -20,6 +21,9 @@ constinit thread_local ThreadCtx* t_current = nullptr;
 namespace {
 std::atomic<uint64_t> g_generation{0};
 std::atomic<uint64_t> g_block_serial{0};
+}  // namespace
+
+uint64_t NewGeneration() { return ++g_generation; }
 
 // What the fault guard asks the engine (in a signal handler): a fault is the kernel's when a
 // simulated thread runs (else it is the engine's own, and not hidden), and the watchdog watches
@@ -31,9 +35,9 @@ WatchdogProbe KernelProgress() {
   std::atomic_signal_fence(std::memory_order_seq_cst);
   return {t, t->progress + t->size, t->in_engine != 0};
 }
-}  // namespace
 
-EngineImpl::EngineImpl(LaunchOptions o) : opt(std::move(o)), generation(++g_generation) {}
+EngineImpl::EngineImpl(LaunchOptions o) : opt(std::move(o)), generation(NewGeneration()) {}
+EngineImpl::~EngineImpl() = default;
 
 uint32_t EngineImpl::InternSite(const char* file, uint32_t line, uint32_t column) {
   uint64_t key = reinterpret_cast<uintptr_t>(file) * 0x9E3779B97F4A7C15ull ^
@@ -42,6 +46,7 @@ uint32_t EngineImpl::InternSite(const char* file, uint32_t line, uint32_t column
   if (it != site_index.end()) return it->second;
   uint32_t id = uint32_t(trace.sites.size());
   trace.sites.push_back({file, line, column});
+  site_files.push_back(file);
   per_site.emplace_back();
   site_index.emplace(key, id);
   return id;
@@ -159,6 +164,7 @@ void EngineImpl::RunThreads(uint32_t n) {
                    -1, 0, 0, false, FindingScope::Block);
     ++trace.barriers;
     if (hierarchy) hierarchy->Barrier();
+    else if (out && opt.caches) out->events.push_back(kBarrierEvent);
     ++barrier_epoch;
     ++sync_era;
     for (auto& t : threads)
@@ -187,7 +193,7 @@ Engine::Engine(LaunchOptions options) : impl_(std::make_unique<detail::EngineImp
 Engine::~Engine() = default;
 
 int Engine::BindGlobal(std::string name, std::string type, uint32_t elem_bytes, uint64_t count,
-                       uint64_t rows, uint64_t cols) {
+                       uint64_t rows, uint64_t cols, void* data) {
   auto& e = *impl_;
   ArrayInfo a;
   a.id = int(e.trace.arrays.size());
@@ -203,6 +209,8 @@ int Engine::BindGlobal(std::string name, std::string type, uint32_t elem_bytes, 
   // promises for cudaMalloc ("Device Memory Accesses": at least 256-byte aligned).
   e.next_global_base += (uint64_t(elem_bytes) * count + 511) & ~511ull;
   e.trace.arrays.push_back(a);
+  e.array_data.resize(e.trace.arrays.size(), nullptr);
+  e.array_data[a.id] = data;
   return a.id;
 }
 
@@ -229,9 +237,9 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
     c->blocks_done.store(0);
     c->blocks_total.store(s.grid.Count());
   }
-  FaultGuard guard(detail::KernelThread);
-  e.guard = &guard;
-  if (e.opt.caches) {
+  auto make_hierarchy = [&] {
+    e.hierarchy.reset();
+    if (!e.opt.caches) return;
     const auto& sel = e.opt.selection;
     const bool one_block = sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp;
     e.hierarchy = std::make_unique<MemoryHierarchy>(
@@ -240,12 +248,19 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
     if (e.opt.control) e.hierarchy->StopWhen(&e.opt.control->cancel);
     e.hierarchy->ReadsCode(e.opt.code_bytes);
     if (one_block) e.hierarchy->WhenTracedFinal([&e] { e.PublishSelected(); });
-  }
-  // Without the caches the selected block's part is final once it has run (if a block follows).
-  const auto& sel = e.opt.selection;
-  const bool publish_after_block = !e.hierarchy && (sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
-                                   sel.block + uint64_t(1) < s.grid.Count();
-  {
+  };
+  make_hierarchy();
+  if (e.opt.threads > 1 && !e.abort) {
+    // Blocks on several threads, merged in block order (sim/parallel_run.h).
+    if (!e.parallel) e.parallel = std::make_unique<detail::ParallelRun>(e, e.opt.threads);
+    e.parallel->Run(s, make_hierarchy);
+  } else {
+    // Without the caches the selected block's part is final once it has run (if a block follows).
+    const auto& sel = e.opt.selection;
+    const bool publish_after_block = !e.hierarchy && (sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
+                                     sel.block + uint64_t(1) < s.grid.Count();
+    FaultGuard guard(detail::KernelThread);
+    e.guard = &guard;
     Watchdog watchdog(guard, e.opt.watchdog_seconds, detail::KernelProgress,
                       e.opt.control ? &e.opt.control->cancel : nullptr);
     e.watchdog = &watchdog;
@@ -257,8 +272,10 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
           if (publish_after_block && e.block_linear == sel.block && !e.abort && !e.Cancelled()) e.PublishSelected();
         }
     e.watchdog = nullptr;
+    e.guard = nullptr;
+    e.trace.threads = 1;
+    e.trace.threads_note.clear();
   }
-  e.guard = nullptr;
   if (e.hierarchy) {
     e.hierarchy->Finish(e.shared.bytes());
     e.hierarchy.reset();

@@ -68,6 +68,10 @@ struct LaunchOptions {
   // The kernel's SASS (bytes; sim/compiled.h CodeBytes), which a launch reads from DRAM once;
   // 0: not known (an empty kernel's is counted).
   uint32_t code_bytes = 0;
+  // Threads that simulate blocks side by side (sim/parallel_run.h): 1, the calling thread alone.
+  // The results equal the one-thread run's bit for bit; a launch whose blocks see each other
+  // through global memory runs on one of them (Trace::threads says how many ran, and why).
+  uint32_t threads = 1;
 };
 
 namespace detail { struct ThreadCtx; class EngineImpl; }
@@ -81,9 +85,11 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Registers a global array; returns its id. `data` must outlive Run.
+  // Registers a global array; returns its id. `data`, the array's bytes, must outlive Run; it
+  // may be null, but then a launch runs on one thread (a launch whose blocks turn out to share
+  // data restarts on one thread from the arrays' bytes as they were).
   int BindGlobal(std::string name, std::string type, uint32_t elem_bytes, uint64_t count,
-                 uint64_t rows, uint64_t cols);
+                 uint64_t rows, uint64_t cols, void* data = nullptr);
   const ArrayInfo& Array(int id) const;
 
   // Runs `body` (which calls the kernel) for every thread of the launch. Returns false if the

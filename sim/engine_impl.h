@@ -1,7 +1,8 @@
 // The engine's state, shared by the files that model the parts of an SM (the class is one, its
 // file is split: each section below names the file that implements it).
 // Section index: [SECTION] engine state · [SECTION] block runner · [SECTION] warp scheduler ·
-// [SECTION] lane grouping · [SECTION] warp operations · [SECTION] faults as findings
+// [SECTION] lane grouping · [SECTION] warp operations · [SECTION] faults as findings ·
+// [SECTION] parallel launch
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -21,9 +22,15 @@
 #include "sim/hierarchy.h"
 #include "sim/shared_memory.h"
 
+namespace ws::sim { struct SectorList; }
+
 namespace ws::sim::detail {
 
 namespace ctx = boost::context;
+
+struct BlockOut;
+class GlobalShadow;
+class ParallelRun;
 
 // Marks engine code that runs on a kernel's fiber and may allocate: the watchdog does not leave
 // the fiber there (see Watchdog in sim/fault_guard.h).
@@ -42,6 +49,7 @@ struct EngineSection {
 class EngineImpl {
  public:
   explicit EngineImpl(LaunchOptions o);
+  ~EngineImpl();
 
   // ---- [SECTION] engine state -------------------------------------------------------------
   LaunchOptions opt;
@@ -73,6 +81,7 @@ class EngineImpl {
   std::vector<Counters> per_site;
   std::unique_ptr<MemoryHierarchy> hierarchy;  // null: caches not modelled
   std::unordered_map<uint64_t, uint32_t> site_index;  // (file ptr ^ line/col) -> site
+  std::vector<const char*> site_files;  // per site: the file name pointer it was interned by
 
   uint32_t InternSite(std::source_location loc) {
     return InternSite(loc.file_name(), loc.line(), loc.column());
@@ -131,7 +140,27 @@ class EngineImpl {
   // ---- [SECTION] faults as findings (findings.cpp) -----------------------------------------
   // The finding for the guard's leave (a fault, the watchdog, the step budget or a cancel).
   void ReportLeave(const FaultGuard& g);
+
+  // ---- [SECTION] parallel launch (parallel_run.cpp) ----------------------------------------
+  // A worker's engine (one per thread of a parallel launch) leaves each block's results in `out`
+  // for the merge, in block order, into the launch's engine (its trace, counters, findings and
+  // hierarchy). `shadow`: the check that blocks do not see each other (null: not checked).
+  BlockOut* out = nullptr;
+  GlobalShadow* shadow = nullptr;
+  bool worker = false;
+  // A worker's shared arrays by slot (a slot is per OS thread): a slot it registered before keeps
+  // its array when the generation changes (a launch restarted on one thread).
+  std::unordered_map<const SharedSlot*, int> slot_array;
+  std::vector<void*> array_data;  // per global array: its bytes (BindGlobal's data), or null
+  std::unique_ptr<ParallelRun> parallel;  // the workers, once a launch ran on several threads
+  void LogGlobal(const WarpInstruction& ins, int64_t traced, const SectorList& distinct);
 };
+
+// What the fault guard asks the engine (engine.cpp): the simulated thread running, if any, and its
+// progress for the watchdog. A fresh engine generation (shared arrays register again).
+void* KernelThread();
+WatchdogProbe KernelProgress();
+uint64_t NewGeneration();
 
 // Two lanes wait at the same warp operation: the same call in the source (warp_ops.cpp).
 bool SameCall(const ThreadCtx& a, const ThreadCtx& b);

@@ -41,6 +41,15 @@ void FindingLog::Add(FindingKind kind, const ThreadCtx& t, int site, std::string
   out_->push_back(std::move(f));
 }
 
+void FindingLog::Merge(Finding f) {
+  auto key = std::make_pair(int(f.kind), f.site);
+  auto it = index_.find(key);
+  if (it != index_.end()) { (*out_)[it->second].occurrences += f.occurrences; return; }
+  if (out_->size() >= max_) return;
+  index_.emplace(key, out_->size());
+  out_->push_back(std::move(f));
+}
+
 std::string LaneList(uint32_t mask) {
   std::string out;
   for (int l = 0; l < 32;) {

@@ -22,6 +22,10 @@ class FindingLog {
   void Add(FindingKind kind, const ThreadCtx& t, int site, std::string message, int array,
            uint64_t address, int64_t index, bool has_address = false,
            FindingScope scope = FindingScope::Thread);
+  // Another log's finding (a block's, sim/parallel_run.h), with all its occurrences, as Add
+  // would have kept it.
+  void Merge(Finding f);
+  void Reset() { index_.clear(); }  // forgets what it reported (the vector is the caller's)
 
  private:
   std::vector<Finding>* out_;

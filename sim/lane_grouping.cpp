@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "sim/engine_impl.h"
+#include "sim/parallel_run.h"
 #include "sim/rules.h"
 
 namespace ws::sim::detail {
@@ -154,7 +155,9 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   ins.block = block_linear;
   ins.epoch = KeyEpoch(e.key);
   SectorList distinct;  // the sectors, when coalescing finds them, for the cache model
-  Analyze(ins, hierarchy ? &distinct : nullptr);
+  const bool caches = hierarchy || (out && opt.caches);
+  Analyze(ins, caches ? &distinct : nullptr);
+  if (shadow && ins.space == Space::Global) NoteGlobal(*shadow, ins);
   per_site[ins.site].Add(ins);
   int64_t traced = -1;
   if (trace_block && (opt.selection.kind != Selection::Kind::Warp || opt.selection.warp == ins.warp)) {
@@ -165,7 +168,10 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
       trace.truncated = true;
     }
   }
-  if (hierarchy && ins.space == Space::Global) hierarchy->Record(ins, traced, distinct.s, distinct.n);
+  if (ins.space == Space::Global) {
+    if (hierarchy) hierarchy->Record(ins, traced, distinct.s, distinct.n);
+    else if (out && opt.caches) LogGlobal(ins, traced, distinct);
+  }
 }
 
 // ---- hooks ----

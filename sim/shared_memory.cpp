@@ -3,6 +3,7 @@
 #include "sim/shared_memory.h"
 
 #include <cctype>
+#include <mutex>
 
 #include "sim/engine_impl.h"
 #include "sim/launch_limits.h"
@@ -64,6 +65,15 @@ void Register(ThreadCtx& t, SharedSlot& slot, std::source_location loc, uint32_t
               uint64_t count, const char* type, bool dynamic) {
   EngineImpl& e = *t.engine;
   EngineSection section(t);
+  if (e.worker) {
+    // A worker's slot placed before (a launch restarted): its array as it was.
+    if (auto it = e.slot_array.find(&slot); it != e.slot_array.end()) {
+      slot.generation = e.generation;
+      slot.array = it->second;
+      slot.base = e.trace.arrays[size_t(it->second)].base;
+      return;
+    }
+  }
   const uint64_t base = e.shared.Place(elem_bytes * count, dynamic);
   ArrayInfo a;
   a.id = int(e.trace.arrays.size());
@@ -76,13 +86,17 @@ void Register(ThreadCtx& t, SharedSlot& slot, std::source_location loc, uint32_t
   // Name it after the variable in the source: the column is the closing ']' of the subscript.
   a.name = "shared" + std::to_string(a.id);
   if (e.opt.source_text) {
+    static std::mutex source_mutex;  // workers of a parallel launch share the caller's reader
+    std::unique_lock<std::mutex> lock(source_mutex);
     std::string name = SharedNameAt(e.opt.source_text(loc.file_name()), loc.line(), loc.column());
+    lock.unlock();
     if (!name.empty()) a.name = name;
   }
   e.trace.arrays.push_back(a);
   slot.generation = e.generation;
   slot.array = a.id;
   slot.base = base;
+  if (e.worker) e.slot_array[&slot] = a.id;
   const std::string excess = StaticSharedExcess(e.Device(), e.shared.static_bytes());
   if (!excess.empty() && !e.abort) {
     e.abort = true;

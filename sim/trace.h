@@ -232,6 +232,10 @@ struct Trace {
   std::vector<Finding> findings;
   uint64_t barriers = 0;
   double seconds = 0;  // wall time of the simulation
+  // Threads that simulated the last launch (LaunchOptions::threads), and why fewer than asked
+  // ran it, if so ("its blocks communicate through global memory").
+  uint32_t threads = 1;
+  std::string threads_note;
   // The cache model's setup for this launch (sim/hierarchy.h); `device` empty: not modelled.
   struct Caches {
     std::string device;               // profile name, "H100"

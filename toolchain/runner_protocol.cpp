@@ -41,6 +41,7 @@ void RequestFields(Io& io, Q& q) {
   io.Flag(o.caches);
   io.Text(q.device);
   io.U32(o.registers_per_thread, "registers per thread");
+  io.U32(o.threads, "threads");
 }
 
 // Every field of a reply to `op`, in the order of the bytes; P is `const RunnerReply` or `RunnerReply`.

@@ -12,7 +12,7 @@ namespace ws::toolchain {
 using sim::Trace;
 
 static_assert(sizeof(sim::WarpInstruction) == 312 && sizeof(sim::Finding) == 96 && sizeof(sim::ArrayInfo) == 120 &&
-                  sizeof(sim::Site) == 40 && sizeof(Trace::Caches) == 176 && sizeof(Trace) == 776 &&
+                  sizeof(sim::Site) == 40 && sizeof(Trace::Caches) == 176 && sizeof(Trace) == 816 &&
                   sizeof(sim::LaunchShape) == 28,
               "a trace type changed: encode and decode its new fields in toolchain/trace_codec.cpp, then update "
               "these sizes");
@@ -113,6 +113,8 @@ void TraceFields(Io& io, T& t) {
   }
   io.Num(t.barriers);
   io.Real(t.seconds);
+  io.U32(t.threads, "threads");
+  io.Text(t.threads_note);
   auto& c = t.caches;
   io.Text(c.device);
   io.U32(c.registers_per_thread, "registers per thread");

@@ -12,19 +12,6 @@
 #include "kernels/gpu_runner.h"
 
 namespace ws::app::cli {
-namespace {
-
-// The recorded ncu file for `family`: the first that has any of its variants, else the first
-// that loads; null when there is none.
-std::optional<RecordedNcu> FindRecordedNcu(const std::string& family, std::vector<std::string>* problems) {
-  auto files = LoadRecordedNcuFiles(problems);
-  for (auto& r : files)
-    if (!r.Sizes(family).empty()) return std::move(r);
-  if (files.empty()) return std::nullopt;
-  return std::move(files.front());
-}
-
-}  // namespace
 
 int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, bool csv,
           const sim::LaunchOptions& base, const std::string& device) {
@@ -69,7 +56,8 @@ int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, 
       compiled_notes.push_back(v.name + " line " + std::to_string(note.line) + " as compiled: " + note.text);
   }
   std::vector<std::string> problems;
-  auto recorded = FindRecordedNcu(family->info.name, &problems);
+  const auto files = LoadRecordedNcuFiles(&problems);
+  const RecordedNcu* recorded = kernels::FindRecordedFamily(files, family->info.name);
   for (const auto& p : problems) std::cerr << "warpscope: skipped " << p << "\n";
   std::vector<std::optional<double>> live;
   std::string live_device;
@@ -89,8 +77,7 @@ int Table(const std::string& family_name, int n, bool gpu, int runs, bool json, 
       }
     }
   }
-  auto table = BuildSeedTable(family->info.name, n, names, sims, recorded ? &*recorded : nullptr, live,
-                                    live_device);
+  auto table = BuildSeedTable(family->info.name, n, names, sims, recorded, live, live_device);
   table.notes.insert(table.notes.end(), compiled_notes.begin(), compiled_notes.end());
   if (json) std::cout << SeedTableJson(table).dump(1) << "\n";
   else if (csv) PrintSeedTableCsv(std::cout, table);

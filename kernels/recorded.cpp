@@ -195,6 +195,12 @@ RecordedRun FindRecordedRun(const std::vector<RecordedNcu>& files, const std::st
   return {};
 }
 
+const RecordedNcu* FindRecordedFamily(const std::vector<RecordedNcu>& files, const std::string& family) {
+  for (const auto& f : files)
+    if (!f.Sizes(family).empty()) return &f;
+  return files.empty() ? nullptr : &files.front();
+}
+
 std::optional<RecordedNcu> LoadRecordedNcu(const std::string& path, std::string* why) {
   return Load<RecordedNcu>(path, "recorded ncu figures", why, [&](const nlohmann::json& j) {
     RecordedNcu r;

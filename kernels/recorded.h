@@ -56,4 +56,9 @@ struct RecordedRun {
 };
 RecordedRun FindRecordedRun(const std::vector<RecordedNcu>& files, const std::string& variant, int n = 0);
 
+// A table of a whole family (warpscope table) shows one device's figures in every column: the
+// first file, by file name, with any of the family's variants at any n, else the first file;
+// null where there is none.
+const RecordedNcu* FindRecordedFamily(const std::vector<RecordedNcu>& files, const std::string& family);
+
 }  // namespace ws::kernels

@@ -200,6 +200,22 @@ TEST(RecordedResults, TheRecordedRunIsTheFirstFilesWithTheVariantAtN) {
   EXPECT_FALSE(FindRecordedRun({}, "shortcut/v0"));
 }
 
+// A family's table reads one file: the first with any of the family's variants (at any n), else
+// the first file; none without files.
+TEST(RecordedResults, AFamilysTableReadsTheFirstFileWithTheFamily) {
+  RecordedNcu h100, h200;
+  h100.device = "H100";
+  h100.runs = {{"pairs/v1", 256, {}}};
+  h200.device = "H200";
+  h200.runs = {{"shortcut/v0", 64, {}}};
+  const std::vector<RecordedNcu> files = {h100, h200};
+  ASSERT_NE(FindRecordedFamily(files, "shortcut"), nullptr);
+  EXPECT_EQ(FindRecordedFamily(files, "shortcut")->device, "H200");  // only the second has it
+  EXPECT_EQ(FindRecordedFamily(files, "pairs")->device, "H100");
+  EXPECT_EQ(FindRecordedFamily(files, "transpose")->device, "H100");  // none has it: the first
+  EXPECT_EQ(FindRecordedFamily({}, "shortcut"), nullptr);
+}
+
 // The committed recorded results load and every variant in them passed its check.
 TEST(RecordedResults, ShippedFilesLoadAndPassed) {
   const std::filesystem::path dir = WARPSCOPE_ASSETS "/recorded";

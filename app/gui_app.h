@@ -77,6 +77,7 @@ struct Pane {
   struct ScrollKey {
     const void* outcome = nullptr;
     float width = 0, height = 0, scale = 0;
+    int step = -1;  // in the hall layouts (presenter mode, a short window) the step decides the picture
     bool operator==(const ScrollKey&) const = default;
   } scroll_key;
   int in_sight_step = -1;   // the step whose array a pane that scrolls brings into sight,
@@ -211,6 +212,11 @@ class Gui : private KeyTarget {
   static constexpr int kReferenceHeight = 720;  // window lines drawn at scale 1
   static constexpr float kPresentZoom = 1.4f;
   bool present_ = false;     // presenter mode: the panes alone, large
+  // The normal layout in a short window (a 720-line projector at scale 2: fewer than
+  // kTightUnits lines at scale 1): the picture gets the room, as in presenter mode, the legend
+  // and the bottom bar one row each (see gui_layout.cpp).
+  static constexpr float kTightUnits = 500.0f;
+  bool Tight() const;
   // How the other pane follows: chosen by the rule (visual::DefaultFollow) for each shown pair
   // unless the lecturer pressed L or the slide named a mode; decided again when the pair, the
   // block, the warp or the focus change (the key of the last decision).

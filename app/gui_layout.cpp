@@ -19,6 +19,8 @@ const sim::Finding* FirstFinding(const Pane& p, bool errors) {
   return nullptr;
 }
 
+bool Gui::Tight() const { return !present_ && ImGui::GetIO().DisplaySize.y < kTightUnits * scale_; }
+
 // Presenter mode's one line at the bottom: where we are and how B follows, and how to leave
 // presenter mode where that still fits on the line (`width`): the picture keeps the height.
 std::string Gui::StatusText(float width) {
@@ -58,11 +60,12 @@ void Gui::DrawFrame() {
 
     const ImGuiStyle& style = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float legend_h = visual::LegendView::Height(avail.x, scale_);
+    const bool tight = Tight();
+    const float legend_h = visual::LegendView::Height(avail.x, scale_, tight);
     // Presenter mode: one status line at the bottom; otherwise the timeline bar.
     // (as tall as its wrapped lines: no empty band under it).
     const float bottom_h = present_ ? ImGui::CalcTextSize(StatusText(avail.x).c_str(), nullptr, false, avail.x).y + style.ItemSpacing.y
-                                    : visual::TimelineView::Height(Compare(), scale_);
+                                    : visual::TimelineView::Height(Compare(), scale_, tight);
     const float body_h = avail.y - legend_h - bottom_h - style.ItemSpacing.y * 2;
     const float spacing = style.ItemSpacing.x;
     // The source and the timings beside the panes, unless the window is less than 700 px wide at
@@ -83,7 +86,20 @@ void Gui::DrawFrame() {
       DrawSidePanel(right_w, body_h);
     }
 
-    legend_.Draw(scale_, &placed_);
+    if (tight) {
+      // A short window's legend is one row of what the shown steps draw.
+      std::vector<const sim::WarpInstruction*> shown;
+      bool earlier = false;
+      for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+        const Pane& p = pane_[i];
+        shown.insert(shown.end(), p.shown_step.current.begin(), p.shown_step.current.end());
+        earlier = earlier || p.shown_step.history.size() > p.shown_step.current.size();
+      }
+      const visual::LegendUse use = visual::LegendUseOf(shown, earlier);
+      legend_.Draw(scale_, &placed_, &use);
+    } else {
+      legend_.Draw(scale_, &placed_);
+    }
     if (present_) {
       DrawStatusLine();
     } else {
@@ -94,7 +110,7 @@ void Gui::DrawFrame() {
       pb_.follow = follow_;
       pb_.follow_why = follow_why_;
       pb_.leader = focus_ ? "B" : "A";
-      const auto in = timeline_.Draw(f.outcome ? &f.outcome->trace : nullptr, pb_, scale_);
+      const auto in = timeline_.Draw(f.outcome ? &f.outcome->trace : nullptr, pb_, scale_, tight);
       if (in.step_changed) SetStepAll(pb_.step);
       if (in.iteration) IterationAll(in.iteration);
       if (in.selection_changed) Reselect();

@@ -20,7 +20,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   // The views fill the pane; a pane too short for its badge, lanes and one row of cells scrolls
   // rather than hides them (from the frame after they ran past its bottom edge, until the
   // simulation or the pane's size changes: see Pane::scrolls).
-  const Pane::ScrollKey scroll_key{p.outcome.get(), width, height, scale_};
+  const Pane::ScrollKey scroll_key{p.outcome.get(), width, height, scale_, present_ || Tight() ? p.step : -1};
   if (!(scroll_key == p.scroll_key)) p.scroll_key = scroll_key, p.scrolls = false;
   ImGui::BeginChild("pane", ImVec2(width, height), true,
                     p.scrolls ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -29,7 +29,10 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   // A short pane (a 720-line projector at a large scale) keeps its height for the picture: the
   // title and the notes take one line each, the rest in their tooltips.
   const bool short_pane = height < 18 * ImGui::GetTextLineHeightWithSpacing();
-  // The family is in the toolbar; the title names the pane and the variant, and wraps.
+  // The family is in the toolbar; the title names the pane and the variant, and wraps. A short
+  // window's title is the step's instruction instead, on one line (the variant is in the toolbar,
+  // its title in the tooltip), so that the picture keeps the line.
+  const bool tight = Tight();
   const std::string full_title = p.name + ": " + info.title;
   // The pane's view settings sit in a menu at the title's right (hidden in presenter mode).
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -38,8 +41,12 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   const float right = ImGui::GetWindowContentRegionMax().x;
   const float title_w = right - title_x - (menu_w > 0 ? menu_w + style.ItemSpacing.x : 0);
   // The large font where the title fits on one line; otherwise the body font, wrapped.
-  ImFont* title_font = big_ && big_->CalcTextSizeA(big_->FontSize, FLT_MAX, 0, full_title.c_str()).x <= title_w ? big_ : nullptr;
-  const std::string title = title_font || !short_pane ? full_title : visual::Ellipsize(full_title, title_w);
+  const visual::InstructionWording words = visual::InstructionWords(p.shown_step);
+  const bool step_title = tight && !words.full.empty();
+  ImFont* title_font = !step_title && big_ && big_->CalcTextSizeA(big_->FontSize, FLT_MAX, 0, full_title.c_str()).x <= title_w ? big_ : nullptr;
+  const std::string title = step_title ? visual::FitText({p.name + ": " + words.full, p.name + ": " + words.brief}, title_w)
+                            : title_font || !short_pane ? full_title
+                                                        : visual::Ellipsize(full_title, title_w);
   if (title_font) ImGui::PushFont(title_font);
   ImGui::PushTextWrapPos(title_x + title_w);
   ImGui::TextUnformatted(title.c_str());
@@ -81,7 +88,8 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   // The cost of the current instruction comes first: it carries the lesson.
   // The headline keeps 3 % of the window's height (5 % in presenter mode) however narrow the pane.
   const float min_headline = std::ceil(ImGui::GetIO().DisplaySize.y * (present_ ? 0.05f : 0.03f));
-  if (p.outcome && !p.steps.empty()) p.lanes.DrawCost(p.shown_step, scale_, &placed_, badge_ ? badge_ : big_, min_headline);
+  if (p.outcome && !p.steps.empty())
+    p.lanes.DrawCost(p.shown_step, scale_, &placed_, badge_ ? badge_ : big_, min_headline, !step_title);
   if (p.loading) {
     // Large sizes take seconds: say how far the simulation is and let the lecturer stop it.
     const SimProgress pr = worker_.Progress(p.name == "A" ? 0 : 1);
@@ -115,7 +123,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     const float line_h = ImGui::GetTextLineHeightWithSpacing();
     const float picture_min = line_h + 3 * visual::LegibleCell(scale_) + (p.HasShared() ? 3 * line_h : 0.0f);
     const float lanes_h = ImGui::GetTextLineHeight() + 24.0f * scale_ + style.ItemSpacing.y;
-    p.lanes.Draw(p.shown_step, scale_, &placed_, ImGui::GetContentRegionAvail().y < lanes_h + picture_min);
+    p.lanes.Draw(p.shown_step, scale_, &placed_, tight || ImGui::GetContentRegionAvail().y < lanes_h + picture_min);
     if (!info.on_hardware.empty() && !present_ && (!short_pane || ImGui::GetContentRegionAvail().y >= line_h + picture_min)) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);  // a footnote
       const std::string note = "On the GPU: " + info.on_hardware;
@@ -144,7 +152,9 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       const float arrays_h = 2.0f * (line_h + 8.0f * scale_) + cell * float(s.rows);  // labels' line, its label, cells
       tall_tile = s.rows > 2 || arrays_h + visual::BanksView::NeededHeight(sim::kWarpSize, scale_) > rest;
     }
-    if (present_ && shared && focus && focus->space == sim::Space::Shared && tall_tile) {
+    const bool hall = present_ || tight;
+    p.grid.labels_beside = tight;
+    if (hall && shared && focus && focus->space == sim::Space::Shared && tall_tile) {
       // Presenter mode at a shared-memory step: the banks beside the arrays, so that the tile and
       // the tallest stack (32 marks for a 32-way conflict) both get the pane's height.
       const float w = ImGui::GetContentRegionAvail().x;
@@ -160,15 +170,15 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     } else {
       // The banks keep room for every mark of the step's tallest stack (32 for a 32-way conflict).
       // Presenter mode gives them what the arrays leave (no empty band); otherwise about a third.
-      const float banks_least = shared ? visual::BanksView::NeededHeight(p.shown_step, scale_) : 0.0f;
+      const float banks_least = shared ? visual::BanksView::NeededHeight(p.shown_step, scale_, hall) : 0.0f;
       const float banks_h =
-          shared ? std::max(banks_least, present_ ? 0.0f : std::clamp(rest * 0.36f, std::min(90.0f * scale_, rest * 0.45f), 260.0f * scale_))
+          shared ? std::max(banks_least, hall ? 0.0f : std::clamp(rest * 0.36f, std::min(90.0f * scale_, rest * 0.45f), 260.0f * scale_))
                  : 0.0f;
       // (Presenter mode: the spacing between the two counted, so that they never run past the pane.)
-      const float grid_room = rest - banks_h - (present_ && shared ? style.ItemSpacing.y : 0.0f);
-      const float grid_h = p.grid.Draw(p.shown_step, grid_room, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, present_);
+      const float grid_room = rest - banks_h - (hall && shared ? style.ItemSpacing.y : 0.0f);
+      const float grid_h = p.grid.Draw(p.shown_step, grid_room, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, hall);
       if (shared)
-        p.banks.Draw(p.shown_step, present_ ? std::max(rest - grid_h - style.ItemSpacing.y, banks_h) : banks_h, scale_, &placed_);
+        p.banks.Draw(p.shown_step, hall ? std::max(rest - grid_h - style.ItemSpacing.y, banks_h) : banks_h, scale_, &placed_, hall);
     }
   }
   // What is seen of the pane ends half a padding above its bottom edge.

@@ -150,6 +150,11 @@ void Gui::DrawPicker() {
     ImGui::InputInt("timing n##pick", &timing_n_, 0, 0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Size for GPU timings (family default %d).", fam->info.timing_n);
     timing_n_ = std::clamp(timing_n_, 1, 1 << 20);
+    if (Tight()) {  // a short window's bottom bar is one row, without the speed
+      ImGui::SetNextItemWidth(n_w);
+      ImGui::SliderFloat("steps/s##pick", &pb_.speed, 0.5f, 60.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playback speed");
+    }
     ImGui::Text("UI scale %.2g (Ctrl+= / Ctrl+-)", base_scale_);
     if (ImGui::MenuItem("presenter mode", "P", present_)) Do(Action::Present);
     if (ImGui::MenuItem("full screen", "F11", fullscreen_)) Do(Action::FullScreen);

@@ -12,6 +12,7 @@
 #include "sim/rule_text.h"
 #include "visual/help_marker.h"
 #include "visual/palette.h"
+#include "visual/text_fit.h"
 #include "visual/warp_lanes.h"
 
 namespace ws::visual {
@@ -43,9 +44,9 @@ float MinSlot(float) { return 3.0f; }
 float HeaderHeight(float scale) { return ImGui::GetTextLineHeight() * 2.0f + 8.0f * scale; }
 }  // namespace
 
-float BanksView::NeededHeight(const ShownStep& shown_step, float scale) {
+float BanksView::NeededHeight(const ShownStep& shown_step, float scale, bool hall) {
   const sim::WarpInstruction* ins = shown_step.Focus();
-  if (!ins || ins->space != sim::Space::Shared) return 2.0f * ImGui::GetTextLineHeightWithSpacing();
+  if (!ins || ins->space != sim::Space::Shared) return (hall ? 1.0f : 2.0f) * ImGui::GetTextLineHeightWithSpacing();
   return NeededHeight(StackMarks(sim::SharedBanks(*ins)), scale);
 }
 
@@ -54,8 +55,18 @@ float BanksView::NeededHeight(int marks, float scale) {
          ImGui::GetStyle().ItemSpacing.y;
 }
 
-void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed) {
+void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, bool hall) {
   const sim::WarpInstruction* ins = shown_step.Focus();
+  if (hall && (!ins || ins->space != sim::Space::Shared)) {
+    // The hall: the step touches no shared memory, the banks are a label as an untouched array is.
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const std::string label = FitText({"Shared-memory banks: not touched by this step", "banks: not touched by this step", "banks"},
+                                      ImGui::GetContentRegionAvail().x);
+    ImGui::TextDisabled("%s", label.c_str());
+    if (ImGui::IsItemHovered()) WrappedTooltip(BanksHelp());
+    if (placed) placed->push_back({shown_step.pane, "banks_label", "", Rect{p.x, p.y, ImGui::GetItemRectSize().x, ImGui::GetItemRectSize().y}});
+    return;
+  }
   ImGui::PushID(shown_step.pane.c_str());
   const float title_y = ImGui::GetCursorPosY();
   // The title in full where it fits beside its help marker, else shorter.

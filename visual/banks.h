@@ -22,10 +22,14 @@ class BanksView {
  public:
   // The height the view needs for the step's every mark at the smallest slot, its title included
   // (inside an ImGui frame: it reads the font).
-  static float NeededHeight(const ShownStep& shown_step, float scale);
+  // `hall` (presenter mode, a short window): a step that touches no shared memory shrinks the
+  // view to one line, its label (see Draw).
+  static float NeededHeight(const ShownStep& shown_step, float scale, bool hall = false);
   // The same for a stack of `marks` marks (a 32-way conflict or a 32-lane broadcast: 32).
   static float NeededHeight(int marks, float scale);
-  void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed);
+  // `hall`: at a step that touches no shared memory, one line ("Shared-memory banks: not touched
+  // by this step", recorded as kind "banks_label"), the room going to what the step touches.
+  void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, bool hall = false);
 };
 
 }  // namespace ws::visual

@@ -183,6 +183,30 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
   // The hall: arrays the step does not touch are labels, side by side on one line.
   std::vector<const PlanArray*> labels, rest;
   for (const auto& a : arrays) (hall && !a.step_touches ? labels : rest).push_back(&a);
+  // Beside the label of the one array the step touches where all fit on its line: at its right
+  // end, each as wide as its name.
+  float labels_w = 0;  // the labels side by side, the gaps between them included
+  bool known = rest.size() == 1 && rest[0]->label_w > 0;
+  for (const PlanArray* l : labels) known = known && l->label_w > 0, labels_w += l->label_w + gap;
+  labels_w = std::max(labels_w - gap, 0.0f);
+  const bool beside = !labels.empty() && known && rest[0]->label_w + gap + labels_w <= area.w;
+  if (!beside) labels_w = 0;
+  if (beside) {
+    float x = area.x + area.w;
+    for (size_t i = labels.size(); i-- > 0;) {
+      x -= labels[i]->label_w;
+      ArraySlot s;
+      s.name = labels[i]->name;
+      s.shape = labels[i]->shape;
+      s.label_only = true;
+      s.label = {x, top, labels[i]->label_w, label_h};
+      s.view = {s.label.x, top + label_h, 0, 0};
+      out.push_back(s);
+      x -= gap;
+    }
+    labels.clear();
+  }
+  const size_t first_drawn = out.size();
   for (size_t i = 0; i < labels.size(); ++i) {
     const float w = area.w / float(labels.size());
     ArraySlot s;
@@ -273,6 +297,13 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
       if (f > best * 1.01f) best = f, best_k = k;
     }
     arrange(best_k, true);
+  }
+  // The drawn array's label line ends where the labels beside it begin (an overview there moves
+  // left with it).
+  if (labels_w > 0 && out.size() > first_drawn) {
+    ArraySlot& s = out[first_drawn];
+    if (s.overview.w > 0 && s.overview.y == s.label.y) s.overview.x -= labels_w + gap;
+    s.label.w = std::max(0.0f, s.label.w - labels_w - gap);
   }
   return out;
 }

@@ -85,6 +85,9 @@ struct PlanArray {
   uint64_t min_cols = 0;
   bool tile = false;        // a shared-memory array: whole wherever its cells can be kTileCell px
   bool step_touches = false;  // the step shown touches it: its footprint gets the room (presenter mode draws only these)
+  // The width its label needs, px (drawn: its name, type and shape; the hall's label of an array
+  // the step does not touch: its name). 0: not known (the hall's labels then take a line of their own).
+  float label_w = 0;
 };
 struct ArraySlot {
   std::string name;
@@ -107,7 +110,9 @@ struct ArraySlot {
 // that all cells and gaps of a grid look alike. When the room is too small every slot still gets
 // a row of cells and later slots run past the bottom (the view clips them) rather than overlap.
 // `hall` (presenter mode) gives the room to what the step touches: the arrays it does not touch
-// are labels side by side on one line, an overview sits at the end of its array's label, and a
+// are labels side by side on one line (at the right end of the label line of the one array the
+// step touches, where their `label_w` and its own fit there), an overview sits at the end of its
+// array's label, and a
 // tiny array the step touches has cells up to twice LargestCell within the width and the height
 // left (beside a larger array the step touches, LargestCell within a quarter of the height)
 // instead of the strip's.

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "sim/geometry.h"
+#include "sim/rules.h"
 #include "sim/rule_text.h"
 #include "visual/help_marker.h"
 #include "visual/palette.h"
@@ -99,6 +100,9 @@ int Arrange(float width, float scale, F place) {
   return row + 1;
 }
 
+// The "+N" that ends a one-row strip whose used entries do not all fit.
+std::string MoreLabel(int n) { return "+" + std::to_string(n); }
+
 }  // namespace
 
 const std::vector<LegendEntry>& LegendEntries() {
@@ -121,7 +125,40 @@ const std::vector<LegendEntry>& LegendEntries() {
   return entries;
 }
 
-void LegendView::Draw(float scale, std::vector<Placed>* placed) {
+LegendUse LegendUseOf(const std::vector<const sim::WarpInstruction*>& shown, bool earlier_steps) {
+  LegendUse u;
+  u.earlier = earlier_steps;
+  for (const auto* ins : shown) {
+    if (!ins) continue;
+    const bool shared = ins->space == sim::Space::Shared;
+    u.global |= !shared;
+    u.shared |= shared;
+    u.conflict |= shared && ins->conflict_degree > 1;
+    u.broadcast |= ins->op != sim::Op::Atomic && sim::DistinctAddresses(*ins) < ins->ActiveLanes();
+    u.masked |= ins->mask != 0xffffffffu;
+    u.served |= !shared && ins->served != 0;
+  }
+  return u;
+}
+
+bool Explains(Swatch s, const LegendUse& u) {
+  switch (s) {
+    case Swatch::LaneRamp: return true;
+    case Swatch::LineOutline:
+    case Swatch::SectorOutline: return u.global;
+    case Swatch::Trail:
+    case Swatch::Heat: return u.earlier;
+    case Swatch::Conflict: return u.conflict;
+    case Swatch::Broadcast: return u.broadcast;
+    case Swatch::Masked: return u.masked;
+    case Swatch::ServedL1:
+    case Swatch::ServedL2:
+    case Swatch::ServedDram: return u.served;
+  }
+  return true;
+}
+
+void LegendView::Draw(float scale, std::vector<Placed>* placed, const LegendUse* only) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
   const float side = ImGui::GetTextLineHeight();
@@ -129,20 +166,53 @@ void LegendView::Draw(float scale, std::vector<Placed>* placed) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const int rows = Arrange(width, scale, [&](const LegendEntry& e, float x, int row, float w) {
-    const ImVec2 p(origin.x + x, origin.y + row * row_h);
+  auto hovered = [&](ImVec2 p, float w) {
+    return ImGui::IsWindowHovered() && mouse.x >= p.x && mouse.x < p.x + w && mouse.y >= p.y && mouse.y < p.y + row_h;
+  };
+  auto draw = [&](const LegendEntry& e, ImVec2 p, float w) {
     DrawSwatch(dl, e.swatch, p, side, scale);
     if (placed && e.swatch == Swatch::LaneRamp)
       placed->push_back({"", "legend", "lanes", Rect{p.x, p.y, SwatchWidth(e.swatch, side), side}});
     dl->AddText(ImVec2(p.x + SwatchWidth(e.swatch, side) + gap, p.y), ImGui::GetColorU32(ImGuiCol_Text), e.label.c_str());
-    if (ImGui::IsWindowHovered() && mouse.x >= p.x && mouse.x < p.x + w && mouse.y >= p.y && mouse.y < p.y + row_h)
-      WrappedTooltip(e.tooltip);
+    if (hovered(p, w)) WrappedTooltip(e.tooltip);
+  };
+  if (only) {
+    // One row: the used entries in order while they fit beside a "+N" for the rest.
+    const float entry_gap = 14 * scale;
+    std::vector<const LegendEntry*> used;
+    for (const auto& e : LegendEntries())
+      if (Explains(e.swatch, *only)) used.push_back(&e);
+    auto entry_w = [&](const LegendEntry& e) { return SwatchWidth(e.swatch, side) + gap + ImGui::CalcTextSize(e.label.c_str()).x; };
+    float x = 0;
+    size_t shown = 0;
+    for (; shown < used.size(); ++shown) {
+      const float w = entry_w(*used[shown]);
+      const float more = shown + 1 < used.size() ? entry_gap + ImGui::CalcTextSize(MoreLabel(int(used.size() - shown - 1)).c_str()).x : 0.0f;
+      if (shown > 0 && x + w + more > width) break;
+      draw(*used[shown], ImVec2(origin.x + x, origin.y), w);
+      x += w + entry_gap;
+    }
+    if (shown < used.size()) {
+      const std::string more = MoreLabel(int(used.size() - shown));
+      const ImVec2 p(origin.x + x, origin.y);
+      dl->AddText(p, ImGui::GetColorU32(ImGuiCol_TextDisabled), more.c_str());
+      if (hovered(p, ImGui::CalcTextSize(more.c_str()).x)) {
+        std::string rest;
+        for (size_t i = shown; i < used.size(); ++i) rest += (rest.empty() ? "" : "\n") + used[i]->label + ": " + used[i]->tooltip;
+        WrappedTooltip(rest);
+      }
+    }
+    ImGui::Dummy(ImVec2(width, row_h));
+    return;
+  }
+  const int rows = Arrange(width, scale, [&](const LegendEntry& e, float x, int row, float w) {
+    draw(e, ImVec2(origin.x + x, origin.y + row * row_h), w);
   });
   ImGui::Dummy(ImVec2(width, rows * row_h));
 }
 
-float LegendView::Height(float width, float scale) {
-  const int rows = Arrange(width, scale, [](const LegendEntry&, float, int, float) {});
+float LegendView::Height(float width, float scale, bool one_row) {
+  const int rows = one_row ? 1 : Arrange(width, scale, [](const LegendEntry&, float, int, float) {});
   return rows * ImGui::GetTextLineHeightWithSpacing();
 }
 

@@ -158,6 +158,7 @@ std::vector<PlanArray> MemoryPlanShare::Arrays(int frame) const {
         it->warp_rows = std::max(it->warp_rows, a.warp_rows);
         it->warp_cols = std::max(it->warp_cols, a.warp_cols);
         it->min_cols = it->min_cols && a.min_cols ? std::max(it->min_cols, a.min_cols) : 0;  // both may wrap
+        it->label_w = std::max(it->label_w, a.label_w);
       }
     }
   }
@@ -224,6 +225,15 @@ void MemoryGridView::Update(const ShownStep& shown_step) {
 
 // ---- drawing ----
 
+namespace {
+// An array's label: its name, type and shape ("d (float, 64x64)", "tile (shared float[1024])").
+std::string LabelWhat(const sim::ArrayInfo& a, const CellMap& m) {
+  return a.name + " (" + (a.space == sim::Space::Shared ? "shared " : "") + a.type +
+         (a.rows > 1 ? ", " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + ")"
+                     : "[" + std::to_string(a.count) + "]" + (m.cells_per_elem > 1 ? ", a cell per 4 bytes)" : ")"));
+}
+}  // namespace
+
 float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed,
                            MemoryPlanShare* share, bool hall) {
   if (!shown_step.trace) return 0;
@@ -269,6 +279,9 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
     if (Rewrappable(trace.arrays[i], m)) pa.min_cols = NarrowestRow(m);
     pa.tile = trace.arrays[i].space == sim::Space::Shared;
     pa.step_touches = !step.Empty();
+    // The hall's label of an array the step does not touch is its name; a drawn one's its name, type and shape.
+    if (hall && labels_beside)
+      pa.label_w = ImGui::CalcTextSize(pa.step_touches ? LabelWhat(trace.arrays[i], m).c_str() : trace.arrays[i].name.c_str()).x + 2.0f;
     mine.push_back(pa);
   }
   std::vector<PlanArray> plan_arrays = mine;
@@ -334,9 +347,7 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
     ImGui::PushID(int(ai));
     // The label as long as its slot allows (the region shown, the type and shape go first); the
     // whole of it in a tooltip. A slot pushed below the view by a short pane gets no label.
-    const std::string what = a.name + " (" + (a.space == sim::Space::Shared ? "shared " : "") + a.type +
-                             (a.rows > 1 ? ", " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + ")"
-                                         : "[" + std::to_string(a.count) + "]" + (m.cells_per_elem > 1 ? ", a cell per 4 bytes)" : ")"));
+    const std::string what = LabelWhat(a, m);
     const std::string region = whole ? "" : "  rows " + std::to_string(win.row0) + "-" + std::to_string(win.row0 + win.rows - 1) +
                                                 ", cols " + std::to_string(win.col0) + "-" + std::to_string(win.col0 + win.cols - 1);
     const ImVec2 clip_max = dl->GetClipRectMax();

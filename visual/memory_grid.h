@@ -55,6 +55,10 @@ class MemoryGridView {
   // Set by the pane's view menu (the app draws it; presenter mode hides it).
   float zoom = 1.0f;    // magnification of the cells, 1 to 16: the view then shows the region the step touches
   int trail_steps = 3;  // earlier steps of the warp that stay lit, fading, 0 to 8
+  // Set by the app in a short window (the hall layout of the normal mode, where every line
+  // counts): the hall's labels of untouched arrays go on the line of the array the step touches
+  // where they fit (PlanArray::label_w).
+  bool labels_beside = false;
 
  private:
   struct ArrayState {

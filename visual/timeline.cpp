@@ -14,7 +14,7 @@
 namespace ws::visual {
 namespace {
 
-float RowsHeight() { return ImGui::GetFrameHeight() * 2 + ImGui::GetStyle().ItemSpacing.y; }
+float RowsHeight(bool one_row) { return one_row ? ImGui::GetFrameHeight() : ImGui::GetFrameHeight() * 2 + ImGui::GetStyle().ItemSpacing.y; }
 
 // A map of nx x ny cells `cell` px each at the cursor; `colour(x, y)` fills a cell; the cells of
 // `mark` (x0, y0, x1, y1 inclusive) are outlined, at least `min_mark` px across. Returns the
@@ -66,11 +66,11 @@ bool IconButton(const char* label, const char* tip) {
 
 }  // namespace
 
-float TimelineView::Height(bool, float) { return RowsHeight() + ImGui::GetStyle().WindowPadding.y * 2; }
+float TimelineView::Height(bool, float, bool one_row) { return RowsHeight(one_row) + ImGui::GetStyle().WindowPadding.y * 2; }
 
-TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float scale) {
+TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float scale, bool one_row) {
   TimelineInput in;
-  const float rows_h = RowsHeight();
+  const float rows_h = RowsHeight(one_row);
   const float thick = std::max(2.0f, 2.0f * scale);
 
   // Block and warp maps, both rows high. A one-row grid or block wraps (a block at 32 threads a
@@ -131,7 +131,8 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
     }
   }
 
-  // Row 1: transport and scrub. Row 2: where we are, whole block, follow mode.
+  // Row 1: transport and scrub. Row 2: where we are, whole block, follow mode. (One row: no
+  // speed, no "block b of B", the scrub slider as wide as its text and what follows leaves.)
   ImGui::BeginGroup();
   const int last = std::max(pb.steps - 1, 0);
   auto set_step = [&](int s) {
@@ -150,15 +151,25 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
   ImGui::SameLine();
   if (IconButton("\xe2\x86\x93##tl", "The same source line, one loop iteration earlier (Down)")) in.iteration = -1;
   ImGui::SameLine();
-  // The speed's words where the slider has room for them, else the figure alone.
   const float frame_pad = 2 * ImGui::GetStyle().FramePadding.x;
-  const float speed_w = std::min(130 * scale, ImGui::GetContentRegionAvail().x * 0.3f);
-  const bool speed_words = ImGui::CalcTextSize("60.0 steps/s").x + frame_pad <= speed_w;
-  ImGui::SetNextItemWidth(std::max(speed_w, ImGui::CalcTextSize("60.0/s").x + frame_pad));
-  ImGui::SliderFloat("##speed", &pb.speed, 0.5f, 60.0f, speed_words ? "%.1f steps/s" : "%.1f/s", ImGuiSliderFlags_Logarithmic);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playback speed");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(-1);
+  if (!one_row) {
+    // The speed's words where the slider has room for them, else the figure alone.
+    const float speed_w = std::min(130 * scale, ImGui::GetContentRegionAvail().x * 0.3f);
+    const bool speed_words = ImGui::CalcTextSize("60.0 steps/s").x + frame_pad <= speed_w;
+    ImGui::SetNextItemWidth(std::max(speed_w, ImGui::CalcTextSize("60.0/s").x + frame_pad));
+    ImGui::SliderFloat("##speed", &pb.speed, 0.5f, 60.0f, speed_words ? "%.1f steps/s" : "%.1f/s", ImGuiSliderFlags_Logarithmic);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playback speed");
+    ImGui::SameLine();
+  }
+  const std::string other = std::string(pb.leader) == "A" ? "B" : "A";
+  const float check_w = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("whole block").x;
+  // One row: the follow button as short as its mode ("B: by role") and the scrub slider the rest.
+  const std::string follow_least = other + ": " + ToString(pb.follow);
+  const float after_scrub = check_w + 2 * ImGui::GetStyle().ItemSpacing.x +
+                            (pb.compare ? ImGui::CalcTextSize(follow_least.c_str()).x + frame_pad + ImGui::GetStyle().ItemSpacing.x : 0.0f);
+  ImGui::SetNextItemWidth(one_row && trace ? std::max(ImGui::GetContentRegionAvail().x - after_scrub,
+                                                      ImGui::CalcTextSize(StepLabel(pb.step, pb.steps).c_str()).x + frame_pad)
+                                           : -1.0f);
   int step = pb.step;
   // The slider's text is StepLabel's, as in presenter mode's status line (no '%' in it).
   if (ImGui::SliderInt("##scrub", &step, 0, last, StepLabel(pb.step, pb.steps).c_str())) set_step(step);
@@ -167,17 +178,20 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
   if (trace) {
     const uint32_t blocks = uint32_t(trace->shape.grid.Count());
     const uint32_t warps = trace->shape.WarpsPerBlock();
-    ImGui::AlignTextToFramePadding();
-    ImGui::Text("block %u of %u \xc2\xb7 warp %u of %u", pb.block, blocks, pb.warp, warps);
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Click a block in the grid map, then a thread in the block map: its warp is shown.");
-    ImGui::SameLine();
+    if (one_row) {
+      ImGui::SameLine();
+    } else {
+      ImGui::AlignTextToFramePadding();
+      ImGui::Text("block %u of %u \xc2\xb7 warp %u of %u", pb.block, blocks, pb.warp, warps);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Click a block in the grid map, then a thread in the block map: its warp is shown.");
+      ImGui::SameLine();
+    }
     if (ImGui::Checkbox("whole block##tl", &pb.whole_block)) in.selection_changed = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show every warp of the block at this step at once.");
   }
   if (pb.compare) {
     ImGui::SameLine();
-    const std::string other = std::string(pb.leader) == "A" ? "B" : "A";
     const std::string full = FollowSentence(other, pb.leader, pb.follow, pb.follow_why);
     // As much of the sentence as the row has room for (the whole of it in the tooltip).
     const std::string words = FitText({full, other + ": " + FollowWords(pb.follow, pb.follow_why), other + ": " + ToString(pb.follow)},

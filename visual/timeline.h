@@ -1,7 +1,7 @@
 // Timeline bar: step by warp instruction or loop iteration, play/pause with a speed, a scrub
 // slider, how B follows A, and block/warp choice by clicking a map of the grid's blocks and a map
 // of the block's threads (the current block and warp outlined so they show at any size). Two
-// rows of controls, the maps beside them.
+// rows of controls, the maps beside them (one row in a short window).
 #pragma once
 #include <cstdint>
 
@@ -33,9 +33,12 @@ struct TimelineInput {
 
 class TimelineView {
  public:
-  TimelineInput Draw(const sim::Trace* trace, Playback& pb, float scale);
+  // `one_row` (a short window): the maps, the transport, the scrub slider, whole block and the
+  // follow mode on one row; the speed then sits in the toolbar's "more…" and where the warp is in
+  // the maps' tooltips and the pane's instruction line.
+  TimelineInput Draw(const sim::Trace* trace, Playback& pb, float scale, bool one_row = false);
   // Height of the bar (its window padding included) at the current style.
-  static float Height(bool compare, float scale);
+  static float Height(bool compare, float scale, bool one_row = false);
 };
 
 }  // namespace ws::visual

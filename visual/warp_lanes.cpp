@@ -119,19 +119,12 @@ int LabelStride(float column_w, float label_w) {
   return 32;
 }
 
-void WarpLanesView::DrawCost(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, ImFont* badge_font,
-                             float min_headline) {
+InstructionWording InstructionWords(const ShownStep& shown_step) {
   const sim::WarpInstruction* ins = shown_step.Focus();
-  if (!shown_step.trace || !ins) {
-    ImGui::TextDisabled("no memory instruction for this warp");
-    return;
-  }
+  if (!shown_step.trace || !ins) return {};
   const sim::Trace& trace = *shown_step.trace;
   const sim::ArrayInfo* a = ins->array >= 0 && ins->array < int(trace.arrays.size()) ? &trace.arrays[ins->array] : nullptr;
   const uint32_t line = ins->site < trace.sites.size() ? trace.sites[ins->site].line : 0;
-  ImGui::PushID(shown_step.pane.c_str());
-  // Which instruction, in one line: in full where it fits, else without the warp, else only in
-  // the badge's tooltip (a narrow pane keeps its height for the badge and the picture).
   char full[160], brief[120];
   if (shown_step.current.size() > 1)
     std::snprintf(full, sizeof full, "block %u, %zu warps, line %u: %s.%s %s %uB", ins->block, shown_step.current.size(),
@@ -141,9 +134,24 @@ void WarpLanesView::DrawCost(const ShownStep& shown_step, float scale, std::vect
                   sim::ToString(ins->op), sim::ToString(ins->space), a ? a->name.c_str() : "?", ins->width);
   std::snprintf(brief, sizeof brief, "line %u: %s.%s %s", line, sim::ToString(ins->op), sim::ToString(ins->space),
                 a ? a->name.c_str() : "?");
+  return {full, brief};
+}
+
+void WarpLanesView::DrawCost(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, ImFont* badge_font,
+                             float min_headline, bool instruction_line) {
+  const sim::WarpInstruction* ins = shown_step.Focus();
+  if (!shown_step.trace || !ins) {
+    ImGui::TextDisabled("no memory instruction for this warp");
+    return;
+  }
+  ImGui::PushID(shown_step.pane.c_str());
+  // Which instruction, in one line: in full where it fits, else without the warp, else only in
+  // the badge's tooltip (a narrow pane keeps its height for the badge and the picture).
+  const InstructionWording words = InstructionWords(shown_step);
+  const char* full = words.full.c_str();
   const float avail_w = ImGui::GetContentRegionAvail().x;
-  if (ImGui::CalcTextSize(full).x <= avail_w) ImGui::TextUnformatted(full);
-  else if (ImGui::CalcTextSize(brief).x <= avail_w) ImGui::TextUnformatted(brief);
+  if (instruction_line && ImGui::CalcTextSize(full).x <= avail_w) ImGui::TextUnformatted(full);
+  else if (instruction_line && ImGui::CalcTextSize(words.brief.c_str()).x <= avail_w) ImGui::TextUnformatted(words.brief.c_str());
   // The cost, as the simulator words it (whole block: every warp of the step).
   const sim::CaptionParts caption = sim::CaptionOf(shown_step.current);
   const Rect badge = DrawCostBadge(caption, badge_font ? badge_font : LargestFont(), min_headline, scale,

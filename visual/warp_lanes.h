@@ -19,13 +19,22 @@ int LabelStride(float column_w, float label_w);
 // (sim/rule_text.h): the ideal, the allocation rule, the phase rule.
 std::string CostHelp(bool global);
 
+// Which instruction the step is, in full ("block 0 warp 0, line 11: ld.global d 4B"; a whole
+// block's "block 0, 8 warps, line 11: ...") and briefly ("line 11: ld.global d"); empty without one.
+struct InstructionWording {
+  std::string full, brief;
+};
+InstructionWording InstructionWords(const ShownStep& shown_step);
+
 class WarpLanesView {
  public:
   // The instruction in one line and its cost as a badge. `badge_font`: the badge's headline
   // font (null: the largest font loaded); it never shrinks below `min_headline` pixels (the share
   // of the window's height it must keep).
+  // `instruction_line` false: the badge alone (a short window's pane says the instruction in its
+  // title, InstructionWords).
   void DrawCost(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, ImFont* badge_font = nullptr,
-                float min_headline = 0);
+                float min_headline = 0, bool instruction_line = true);
   // The lane strip (and, when asked, every lane's element).
   // `compact`: a thin strip without lane numbers, for a pane short of room for the picture.
   void Draw(const ShownStep& shown_step, float scale, std::vector<Placed>* placed, bool compact = false);

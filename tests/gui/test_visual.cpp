@@ -10,6 +10,7 @@
 #include "visual/fault_banner.h"
 #include "visual/counters.h"
 #include "visual/layout.h"
+#include "visual/legend.h"
 #include "visual/memory_chart.h"
 #include "visual/memory_grid.h"
 #include "visual/palette.h"
@@ -55,6 +56,42 @@ TEST(BankView, TheTallestStackHoldsEveryLaneItsBankServes) {
   // Lanes 0-15 read word 0 and lanes 16-31 words 32, 64, ..., 512: bank 0 serves 17 words to
   // 16 + 16 lanes.
   EXPECT_EQ(StackMarks(sim::SharedBanks(SharedLoad([](int l) { return l < 16 ? uint64_t(0) : uint64_t(128 * (l - 15)); }))), 32);
+}
+
+// A short window's legend is one row of the entries the shown steps draw.
+TEST(Legend, AShortWindowsRowNamesWhatTheShownStepsDraw) {
+  // transpose's tile read down a column: lane l reads word 32 l, all in bank 0 (a 32-way conflict,
+  // as the memory rules set it), every lane active, no earlier step.
+  sim::WarpInstruction column = SharedLoad([](int l) { return uint64_t(128 * l); });
+  column.conflict_degree = 32;
+  LegendUse u = LegendUseOf({&column}, false);
+  EXPECT_TRUE(u.shared && u.conflict);
+  EXPECT_FALSE(u.global || u.broadcast || u.masked || u.served || u.earlier);
+  std::vector<std::string> named;
+  for (const auto& e : LegendEntries())
+    if (Explains(e.swatch, u)) named.push_back(e.label);
+  EXPECT_EQ(named, (std::vector<std::string>{"lane 0 \xe2\x80\xa6 31", "bank conflict"}));
+  // shortcut v0's first load beside it: lanes 0-15 active, two lanes to each of 8 floats (a
+  // broadcast), served from DRAM (sector 0's mark 3), after earlier steps: lines, sectors, where
+  // they came from, broadcast, masked lanes, trail and touched before.
+  sim::WarpInstruction row;
+  row.space = sim::Space::Global;
+  row.op = sim::Op::Load;
+  row.width = 4;
+  row.mask = 0xffffu;
+  for (int l = 0; l < 16; ++l) row.addr[l] = uint64_t(4 * (l / 2));
+  row.served = 3;
+  u = LegendUseOf({&column, &row}, true);
+  EXPECT_TRUE(u.global && u.shared && u.conflict && u.broadcast && u.masked && u.served && u.earlier);
+  for (const auto& e : LegendEntries()) EXPECT_TRUE(Explains(e.swatch, u)) << e.label;
+  // The same load with all 32 lanes on 32 floats and no cache model: no broadcast, none masked, no
+  // served marks.
+  row.mask = 0xffffffffu;
+  for (int l = 0; l < 32; ++l) row.addr[l] = uint64_t(4 * l);
+  row.served = 0;
+  u = LegendUseOf({&row}, false);
+  EXPECT_TRUE(u.global);
+  EXPECT_FALSE(u.broadcast || u.masked || u.served || u.shared);
 }
 
 sim::Trace LoopTrace() {

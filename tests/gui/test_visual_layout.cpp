@@ -2,6 +2,8 @@
 // arrays (regions, overviews, tiny strips), lane boxes and bank slots. Expected values worked out by hand.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "visual/layout.h"
 #include "visual/memory_grid.h"
 
@@ -328,6 +330,39 @@ TEST(Plan, TheHallGivesTheRoomToWhatTheStepTouches) {
   EXPECT_TRUE(slots[2].whole);
   EXPECT_FLOAT_EQ(slots[2].cell, 7.0f);
   EXPECT_FLOAT_EQ(slots[2].overview.w, 0.0f);
+}
+
+TEST(Plan, TheHallPutsUntouchedLabelsAtTheEndOfTheTouchedArraysLine) {
+  // The same tile read with the labels' widths known: the tile's label needs 150 px, in's 20 and
+  // out's 30. 150 + 11.2 + 20 + 11.2 + 30 = 222.4 <= 340: in and out sit at the right end of the
+  // tile's label line (out at 340 - 30 = 310, in at 310 - 11.2 - 20 = 278.8), the tile's label
+  // ends a gap before them (278.8 - 11.2 = 267.6 wide), and the line of their own is the tile's:
+  // its cells get 314 - 30 = 284 px, 32 rows at floor(284 / 32) = 8 px.
+  PlanArray in{"in", {64, 64}, true}, out{"out", {64, 64}, true}, tile{"tile", {32, 32}, true, 32};
+  tile.warp_cols = 1;
+  tile.tile = tile.step_touches = true;
+  in.label_w = 20, out.label_w = 30, tile.label_w = 150;
+  auto slots = PlanMemoryView({in, out, tile}, Rect{0, 0, 340, 314}, 1.4f, 30.0f, true);
+  ASSERT_EQ(slots.size(), 3u);
+  std::map<std::string, ArraySlot> by;
+  for (const auto& s : slots) by[s.name] = s;
+  EXPECT_TRUE(by["in"].label_only && by["out"].label_only);
+  EXPECT_NEAR(by["out"].label.x, 310.0f, 1e-3);
+  EXPECT_NEAR(by["in"].label.x, 278.8f, 1e-3);
+  EXPECT_FLOAT_EQ(by["in"].label.y, 0.0f);
+  EXPECT_FLOAT_EQ(by["in"].label.w, 20.0f);
+  EXPECT_FLOAT_EQ(by["tile"].label.y, 0.0f);
+  EXPECT_NEAR(by["tile"].label.w, 267.6f, 1e-3);
+  EXPECT_FLOAT_EQ(by["tile"].view.y, 30.0f);
+  EXPECT_FLOAT_EQ(by["tile"].cell, 8.0f);
+  // A tile label of 260 px: 260 + 11.2 + 61.2 = 332.4 still fits; of 280 px (352.4) it does not,
+  // and the labels take their own line as before (the tile's label at 41.2).
+  tile.label_w = 280;
+  slots = PlanMemoryView({in, out, tile}, Rect{0, 0, 340, 314}, 1.4f, 30.0f, true);
+  ASSERT_EQ(slots.size(), 3u);
+  EXPECT_FLOAT_EQ(slots[0].label.x, 0.0f);
+  EXPECT_NEAR(slots[2].label.y, 41.2f, 1e-3);
+  EXPECT_FLOAT_EQ(slots[2].cell, 7.0f);
 }
 
 TEST(Plan, LessonArraysGetTwiceTheHeight) {

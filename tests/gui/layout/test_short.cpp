@@ -1,0 +1,74 @@
+// Layout rules of a short window's normal layout (a 720-line projector at scale 2, and 1080 lines
+// at scale 2, which draws at 3): the panes take the height, the step's picture is in view without
+// scrolling, and the bank view at a step that touches no shared memory is one line, as it is in
+// presenter mode.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "layout_shots.h"
+
+namespace ws::visual::layout_shots {
+namespace {
+
+bool Short(const Config& c) { return !c.present && c.scale >= 2; }
+
+// The panes of a short window take at least 60 % of its height, and none scrolls. At 1280x720 scale
+// 2 the toolbar is two rows of 44 px controls (about 105 px with its spacing); a legend of one row
+// (40 px) and a bottom bar of one row (76 px with its padding) leave the panes 452 px, 63 %. With
+// the legend's three rows and the bar's two (128 px) they were 320 px (44 %), and every pane
+// scrolled to its step's array (its cells at 4 px: shortcut's d, transpose's tile).
+constexpr float kPaneShare = 0.60f;
+TEST(LayoutRules, AShortWindowGivesThePanesItsHeightAndNoneScrolls) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object() || !Short(s.config)) continue;
+    std::ostringstream d;
+    for (const auto& w : s.layout["windows"]) {
+      const std::string name = w["name"].get<std::string>();
+      const size_t at = name.rfind("/pane_");
+      if (at == std::string::npos || name.find('/', at + 1) != std::string::npos) continue;  // a pane, not a child of one
+      const Rect r = RectOf(w["rect"]);
+      if (r.h < kPaneShare * float(s.config.h)) d << WindowName(name, w["rect"]) << ": " << r.h << " of " << s.config.h << " px; ";
+      if (w.value("scrollbar_y", false)) d << WindowName(name, w["rect"]) << " scrolls; ";
+    }
+    if (!d.str().empty()) failed[Key(s)] = d.str();
+  }
+  Judge("short_window_panes", failed);
+}
+
+// In presenter mode and in a short window, the bank view at a step that touches no shared memory
+// is its label, one line ("Shared-memory banks: not touched by this step"): no bank columns, no
+// second line saying why. (pairs v1 beside v2 at v2's first load of b: B's banks were two lines
+// that ran its pane past its bottom at 1280x720 scale 2.)
+TEST(LayoutRules, BanksAreALabelAtAStepThatTouchesNoSharedMemory) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object() || !(s.config.present || Short(s.config))) continue;
+    std::ostringstream d;
+    for (const auto& pane : s.layout["panes"]) {
+      const std::string name = pane["pane"].get<std::string>(), role = pane["role"].get<std::string>();
+      if (role.find(".shared") != std::string::npos) continue;
+      for (const auto& p : s.layout["placed"]) {
+        if (p["pane"] != name) continue;
+        if (p["kind"] == "banks") d << name << " (" << role << "): bank columns drawn; ";
+        if (p["kind"] == "banks_label") {
+          const Rect r = RectOf(p["rect"]);
+          // One line of text at the window's scale: 3.5 % of the height in presenter mode draws
+          // 26-38 px lines; two lines are 52 px and more.
+          if (r.h > 0.05f * float(s.config.h)) d << name << ": the banks' label is " << r.h << " px tall; ";
+        }
+      }
+    }
+    for (const auto& t : s.layout["text"])
+      if (t["text"].get<std::string>().find("does not touch shared memory") != std::string::npos)
+        d << "\"" << t["text"].get<std::string>() << "\"; ";
+    if (!d.str().empty()) failed[Key(s)] = d.str();
+  }
+  Judge("banks_label", failed);
+}
+
+}  // namespace
+}  // namespace ws::visual::layout_shots

@@ -88,6 +88,11 @@ bool Gui::Loaded() const {
   return true;
 }
 
+bool Gui::Counted() const {
+  if (!Loaded() || pane_[0].counting) return false;
+  return !Compare() || !pane_[1].counting;
+}
+
 void Gui::PlayPause() { pb_.playing = !pb_.playing; }
 
 void Gui::SwitchFocus() {

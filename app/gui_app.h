@@ -53,7 +53,11 @@ struct Pane {
   std::shared_ptr<kernels::SimOutcome> outcome;
   std::shared_ptr<const CompilerView> compiled;  // what nvcc made of it, with the outcome (gui_worker.h)
   uint64_t generation = 0;
-  bool loading = false;
+  bool loading = false;   // no picture of this simulation yet
+  // The first picture is on screen (the selected block's steps and marks are final) while the
+  // whole launch still runs: its counters, memory chart and check come with its end.
+  bool counting = false;
+  bool counts_cancelled = false;  // the whole launch was stopped (or failed) after its first picture
   std::string error;
   Clock::time_point saved{};    // when a save of its kernel file was noticed (until its picture is on screen)
   std::vector<uint32_t> steps;  // the shown warp's instructions
@@ -99,7 +103,8 @@ class Gui : private KeyTarget {
   int Run();
 
   // ---- for the scripted run and the benchmark ----
-  bool Loaded() const;  // every shown pane has its simulation
+  bool Loaded() const;  // every shown pane has its picture (its whole launch may still run)
+  bool Counted() const;  // every shown pane has its whole launch too
   void Do(Action a) { Press(a, *this); }  // what the key table says the action does
   void SetStepAll(int step);
   void IterationAll(int dir);
@@ -193,6 +198,7 @@ class Gui : private KeyTarget {
   // gui_layout.cpp: the root window: toolbar, panes, side tabs, legend, bottom bar
   void DrawFrame();
   void DrawSidePanel(float width, float height);
+  void DrawWholeLaunch();  // a pane's whole launch after its first picture: progress and stop
   // gui_printf.cpp: the side panel's printf tab, there while a shown pane's run printed something.
   bool AnyPrinted() const;
   void DrawPrintfTab();

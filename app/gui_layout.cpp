@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "visual/text_fit.h"
 
@@ -122,6 +123,39 @@ void Gui::DrawFrame() {
   DrawHelp();
 }
 
+// Above the side tabs, while a pane's first picture is shown and its whole launch still runs:
+// how far it has got, and a button to stop it (the picture stays). The figure moves by whole
+// percents, so that a frame is often the same as the one before (a scripted screenshot waits
+// for two alike).
+void Gui::DrawWholeLaunch() {
+  for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+    Pane& p = pane_[i];
+    if (p.counts_cancelled) {
+      ImGui::TextDisabled("%s: whole launch stopped: no counters, chart or check", p.name.c_str());
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The picture is complete for the block shown: its steps and where each sector came from are\n"
+                          "those of the whole launch. Pick the variant or n again to run the whole launch.");
+      continue;
+    }
+    if (!p.counting) continue;
+    const SimProgress pr = worker_.Progress(i);
+    const int pct = pr.blocks_total ? int(100 * pr.blocks_done / pr.blocks_total) : 0;
+    char label[96];
+    std::snprintf(label, sizeof label, "%s: %d%% of %llu blocks", p.name.c_str(), pct,
+                  static_cast<unsigned long long>(pr.blocks_total));
+    ImGui::ProgressBar(float(pct) / 100.0f, ImVec2(std::max(ImGui::GetContentRegionAvail().x - 70 * scale_, 60 * scale_), 0), label);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s's whole launch is still being simulated. Its picture is final: the block's steps, captions\n"
+                        "and where each sector came from are decided by its wave, the waves before it and the L2 they\n"
+                        "filled. The counters, the memory chart and the check against the CPU reference need every\n"
+                        "block, and come when the launch ends.", p.name.c_str());
+    ImGui::SameLine();
+    ImGui::PushID(i);
+    if (ImGui::Button("stop##whole")) worker_.Cancel(i);
+    ImGui::PopID();
+  }
+}
+
 // Beside the panes: the focused pane's source above three tabs, the timings with the counters,
 // the memory chart, and the L1 of the shown block's SM.
 void Gui::DrawSidePanel(float right_w, float body_h) {
@@ -151,6 +185,7 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
                   f.compiled ? &beside : nullptr);
   }
   ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
+  DrawWholeLaunch();
   // Three tabs: the timings with the counters, the memory chart, and the L1 of the shown
   // block's SM (--side picks the first shown); a fourth, printf, while a kernel file printed. The tabs' full names where they fit (a tab
   // bar's content is as wide as its tabs' names).
@@ -174,9 +209,12 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
           cc[i].status = c->status;
           if (c->available) cc[i].usage = &c->kernel.usage, cc[i].as_compiled = &c->as_compiled;
         }
-      const bool run = counters_.Draw(pane_[0].Id(), pane_[0].outcome ? &pane_[0].outcome->trace : nullptr,
+      // A side whose whole launch has not run has no counters to show (its first picture's
+      // trace holds the selected block alone).
+      const auto counted = [](const Pane& p) { return p.outcome && !p.counting && !p.counts_cancelled ? &p.outcome->trace : nullptr; };
+      const bool run = counters_.Draw(pane_[0].Id(), counted(pane_[0]),
                                       Compare() ? pane_[1].Id() : "",
-                                      Compare() && pane_[1].outcome ? &pane_[1].outcome->trace : nullptr,
+                                      Compare() ? counted(pane_[1]) : nullptr,
                                       timings_, cuda_, scale_, pane_[0].compiled ? &cc[0] : nullptr,
                                       Compare() && pane_[1].compiled ? &cc[1] : nullptr);
       if (run) StartGpuTimings();
@@ -187,7 +225,8 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
       chart_shown_ = true;
       const Pane& pa = pane_[0];
       const Pane& pb = pane_[1];
-      chart_.Draw(pa.outcome ? &pa.flow : nullptr, Compare() && pb.outcome ? &pb.flow : nullptr, scale_, &placed_);
+      const auto counted = [](const Pane& p) { return p.outcome && !p.counting && !p.counts_cancelled; };
+      chart_.Draw(counted(pa) ? &pa.flow : nullptr, Compare() && counted(pb) ? &pb.flow : nullptr, scale_, &placed_);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem(long_tabs ? "L1 cache###l1" : "L1###l1", nullptr, pick_l1)) {

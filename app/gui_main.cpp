@@ -41,7 +41,14 @@ int GuiMain(int argc, char** argv) {
                  "the side panel's tab at start: counters (timings and counters), chart (memory chart), l1 (L1 "
                  "cache) or printf (a kernel file's printf output, once there is some)")
       ->check(CLI::IsMember({"counters", "chart", "l1", "printf"}));
-  app.add_option("--screenshot", o.screenshot, "save a PNG of the window once loaded and stepped");
+  app.add_option("--screenshot", o.screenshot,
+                 "save a PNG of the window once loaded and stepped: at the first complete picture (the block's steps "
+                 "and marks final), while a launch of several waves may still be counting");
+  app.add_flag("--wait-counters", o.wait_counters,
+               "scripted run: wait for every pane's whole launch (counters, memory chart, check) before the keys, "
+               "screenshot or quit");
+  app.add_flag("--log-times", o.log_times,
+               "print on stderr when each pane's first picture and its whole launch arrive (seconds since start)");
   app.add_option("--layout-out", o.layout_out, "with --screenshot: save where the views put their grids as JSON");
   app.add_option("--frames", o.frames, "frames to draw after loading before the screenshot / quit (default 6); a screenshot then waits until two frames in a row draw the same");
   app.add_flag("--quit", o.quit, "quit after the screenshot (or after --frames frames)");

@@ -20,6 +20,8 @@ struct GuiOptions {
   bool no_caches = false;  // simulate without the cache model: no served-from marks, no L1 view
   std::string side = "counters";  // the side panel's tab at start: "counters", "chart", "l1" or "printf"
   std::string screenshot, layout_out;
+  bool wait_counters = false;  // scripted run: go on once every pane's whole launch has run, not at its first picture
+  bool log_times = false;      // stderr: when each pane's first picture and whole launch arrive
   int frames = 6;
   bool quit = false;
   int benchmark_frames = 0;

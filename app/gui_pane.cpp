@@ -76,7 +76,9 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       const auto& sh = p.outcome->trace.shape;
       ImGui::SetTooltip("%s\n%s at n=%d: grid %u\xc3\x97%u blocks of %u\xc3\x97%u threads; output %s.\n\n%s%s%s", full_title.c_str(),
                         p.Id().c_str(), p.n, sh.grid.x, sh.grid.y, sh.block.x, sh.block.y,
-                        p.outcome->check.passed ? "matches the CPU reference" : "DIFFERS from the CPU reference",
+                        p.counting || p.counts_cancelled ? "not checked until the whole launch has run"
+                        : p.outcome->check.passed        ? "matches the CPU reference"
+                                                         : "DIFFERS from the CPU reference",
                         info.description.c_str(), info.on_hardware.empty() ? "" : "\n\nOn the GPU: ", info.on_hardware.c_str());
     } else {
       ImGui::SetTooltip("%s\n%s\n\n%s", full_title.c_str(), p.Id().c_str(), info.description.c_str());
@@ -109,11 +111,13 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   if (p.outcome) {
     const auto& t = p.outcome->trace;
     // The launch shape is in the title's tooltip; what must not be missed is said here.
-    if (!p.outcome->check.passed || t.truncated) {
+    const bool checked = !p.counting && !p.counts_cancelled;  // the output is there to check
+    const bool differs = checked && !p.outcome->check.passed;
+    if (differs || t.truncated) {
       // A wrong result is an error; a trace cut short, a warning.
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(visual::Pack(p.outcome->check.passed ? visual::kWarningText : visual::kErrorText)));
-      ImGui::TextWrapped("%s%s%s", p.outcome->check.passed ? "" : "output DIFFERS from the CPU reference",
-                         !p.outcome->check.passed && t.truncated ? "; " : "", t.truncated ? "trace truncated" : "");
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(visual::Pack(differs ? visual::kErrorText : visual::kWarningText)));
+      ImGui::TextWrapped("%s%s%s", differs ? "output DIFFERS from the CPU reference" : "",
+                         differs && t.truncated ? "; " : "", t.truncated ? "trace truncated" : "");
       ImGui::PopStyleColor();
     }
     if (p.steps.empty()) ImGui::TextDisabled("warp %u of block %u issues no memory instruction", pb_.warp, pb_.block);

@@ -32,6 +32,8 @@ void Gui::Request(Pane& p) {
   n_edit_ = n;
   p.n = n;
   p.loading = true;
+  p.counting = false;
+  p.counts_cancelled = false;
   worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, p.shape, pb_.block, !opt_.no_caches});
 }
 
@@ -40,12 +42,17 @@ void Gui::PollWorker() {
     Pane& p = pane_[r.job.pane];
     if (r.job.generation != p.generation) continue;
     p.loading = false;
+    const bool had_picture = p.counting;  // this job's first picture is on screen
+    p.counting = r.first_picture;
     if (r.cancelled) {
+      p.counts_cancelled = had_picture;
       message_ = p.name + ": simulation of " + r.job.variant + " at n=" + std::to_string(r.job.n) + " cancelled" +
-                 (p.outcome ? "; the previous picture stays" : "");
+                 (had_picture ? "; the picture stays, without the whole launch's counters"
+                              : p.outcome ? "; the previous picture stays" : "");
       continue;
     }
     if (!r.outcome) {
+      p.counts_cancelled = had_picture;  // the first picture stays, without counters
       p.error = r.error;
       message_ = p.name + ": " + r.error;
       continue;
@@ -70,6 +77,12 @@ void Gui::PollWorker() {
     p.compiled = r.compiled;
     p.flow = FlowOf(p);
     ShowStep(p);
+    // Time to the first picture and to the whole launch, for docs/PERFORMANCE.md.
+    if (opt_.log_times)
+      std::cerr << "warpscope: " << p.name << ": " << p.Id() << " n=" << p.n << ": "
+                << (r.first_picture ? "first picture" : "whole launch") << " at "
+                << std::chrono::duration<double>(Clock::now() - start_).count() << " s (simulated "
+                << r.outcome->trace.seconds << " s)\n";
     if (p.saved != Clock::time_point{}) {
       // Save-to-picture: from the save noticed to the new simulation on screen (docs/PERFORMANCE.md).
       char buf[96];

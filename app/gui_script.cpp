@@ -47,18 +47,19 @@ StepState StepStateOf(const Gui& gui) {
 // (shortcut at n=1024: about 30 s idle, over two minutes at load 12); other scripted runs give
 // up after two minutes.
 ScriptedRun::ScriptedRun(const GuiOptions& opt, Clock::time_point start)
-    : opt_(opt), deadline_(start + std::chrono::seconds(opt.benchmark_frames ? 900 : 120)) {
+    : opt_(opt), deadline_(start + std::chrono::seconds(opt.benchmark_frames || opt.wait_counters ? 900 : 120)) {
   active_ = !opt_.screenshot.empty() || opt_.quit || opt_.benchmark_frames || !opt_.keys.empty() || !opt_.gif.empty();
 }
 
 namespace {
-// Every shown pane has finished: its simulation arrived, or its error is on screen (a kernel file
-// whose build failed or whose process died). A scripted run goes on then, so that the picture of
-// an error can be taken too, instead of waiting out its deadline.
-bool Finished(const Gui& gui) {
+// Every shown pane has finished: its first complete picture arrived (with `whole`, its whole
+// launch: counters and chart), or its error is on screen (a kernel file whose build failed or
+// whose process died). A scripted run goes on then, so that the picture of an error can be taken
+// too, instead of waiting out its deadline.
+bool Finished(const Gui& gui, bool whole) {
   for (int i = 0; i < (gui.compare() ? 2 : 1); ++i) {
     const Pane& p = gui.pane(i);
-    if (p.loading || (!p.outcome && p.error.empty())) return false;
+    if (p.loading || (!p.outcome && p.error.empty()) || (whole && p.counting)) return false;
   }
   return true;
 }
@@ -66,7 +67,7 @@ bool Finished(const Gui& gui) {
 
 bool ScriptedRun::BeforeFrame(Gui& gui) {
   if (!active_) return true;
-  if (!applied_ && Finished(gui)) {
+  if (!applied_ && Finished(gui, opt_.wait_counters)) {
     applied_ = true;
     gui.SetStepAll(opt_.step);
     for (int i = 0; i < std::abs(opt_.iterations); ++i) gui.IterationAll(opt_.iterations > 0 ? 1 : -1);

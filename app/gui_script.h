@@ -1,4 +1,5 @@
-// A scripted run of the window (tests, screenshots, documentation): once every pane is simulated,
+// A scripted run of the window (tests, screenshots, documentation): once every pane has its
+// first complete picture (with --wait-counters: its whole launch, counters and chart too),
 // go to --step, press Up/Down --iteration times and apply the --keys presses; then, after
 // --frames frames (after a kernel file's save is redrawn, with --wait-reload) and once two frames
 // in a row draw the same, save the screenshot and layout, write the --gif, and quit.

@@ -1,7 +1,10 @@
 // The simulation worker: runs kernels::Simulate off the UI thread so the UI never waits, one
 // thread per pane, so that A and B load side by side on a machine with two cores or more. The
 // newest request per pane wins (a newer one cancels the pane's running simulation); results
-// are collected by Poll each frame. A simulation can always be cancelled, and the destructor
+// are collected by Poll each frame. A launch of several waves comes back twice: first the
+// selected block's picture, as soon as its steps and served-from marks are final (the engine's
+// on_selected_final: its wave has been replayed), then the whole launch. A kernel file, run in
+// a process of its own, comes back whole. A simulation can always be cancelled, and the destructor
 // cancels the running ones, so the program can always exit.
 #pragma once
 #include <array>
@@ -40,6 +43,11 @@ struct SimResult {
   std::shared_ptr<const CompilerView> compiled;
   std::string error;
   bool cancelled = false;
+  // The first picture: the outcome's trace is complete for the selected block (its steps,
+  // captions, served-from marks and L1 log are the whole launch's) but its totals, per-line
+  // counters and check are not there yet: the whole launch is still running, and a second
+  // result for the same job brings it (or says it was cancelled).
+  bool first_picture = false;
 };
 
 // How far the pane's simulation has got: blocks of the launch now running.
@@ -73,7 +81,10 @@ class SimWorker {
   };
   void Loop(int pane);
   std::function<void()> on_result_;
-  static SimResult Run(const SimJob& job, sim::RunControl& control, std::mutex& file_runs);
+  // `first_picture` is called (on the pane's thread) with the first picture of a launch of
+  // several waves, before Run returns the whole launch.
+  static SimResult Run(const SimJob& job, sim::RunControl& control, std::mutex& file_runs,
+                       const std::function<void(SimResult)>& first_picture = {});
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::vector<SimResult> done_;

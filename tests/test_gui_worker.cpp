@@ -151,3 +151,54 @@ TEST(SimWorker, SimulatesTheLaunchAsTheCommandLineConfiguresIt) {
   }
   EXPECT_EQ(gui.total.dram_read_bytes, cli.total.dram_read_bytes);
 }
+
+// A launch of several waves comes back twice: the selected block's first picture once its wave is
+// replayed (its steps and served-from marks already the whole launch's), then the whole launch.
+// alignment/float4 at n = 2^20: 4096 blocks of 256 threads, 1056 a wave on the H100 (8 blocks
+// per SM, 132 SMs): 4 waves, block 0 in the first.
+TEST(SimWorker, ALaunchOfSeveralWavesShowsItsFirstPictureBeforeTheWholeLaunch) {
+  ws::app::SimWorker w;
+  w.Submit({.pane = 0, .generation = 1, .variant = "alignment/float4", .n = 1 << 20});
+  std::vector<ws::app::SimResult> got;
+  const auto t0 = Clock::now();
+  while ((got.empty() || got.back().first_picture) && Since(t0) < 300) {
+    for (auto& r : w.Poll()) got.push_back(std::move(r));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(got.size(), 2u);
+  ASSERT_TRUE(got[0].first_picture);
+  ASSERT_FALSE(got[1].first_picture);
+  ASSERT_NE(got[0].outcome, nullptr) << got[0].error;
+  ASSERT_NE(got[1].outcome, nullptr) << got[1].error;
+  const auto& early = got[0].outcome->trace;
+  const auto& whole = got[1].outcome->trace;
+  EXPECT_EQ(early.total.mem_inst, 0u);  // the counters need every block
+  EXPECT_GT(whole.total.mem_inst, 0u);
+  EXPECT_TRUE(got[1].outcome->check.passed);
+  EXPECT_EQ(whole.caches.waves, 4u);
+  ASSERT_EQ(early.instructions.size(), whole.instructions.size());
+  ASSERT_FALSE(early.instructions.empty());
+  for (size_t i = 0; i < whole.instructions.size(); ++i) EXPECT_EQ(early.instructions[i].served, whole.instructions[i].served) << i;
+  EXPECT_NE(got[0].compiled, nullptr);  // the compiler's notes come with the picture
+}
+
+// Stopping a launch after its first picture: the result says it was cancelled (the GUI keeps the
+// picture). shortcut/v1 at n = 1024: 4096 blocks, 4 waves; the first picture after 1056 blocks,
+// a quarter of the launch's time.
+TEST(SimWorker, CancelAfterTheFirstPictureStopsTheWholeLaunch) {
+  ws::app::SimWorker w;
+  w.Submit({.pane = 0, .generation = 1, .variant = "shortcut/v1", .n = 1024});
+  auto got = PollFor(w, 600);
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_TRUE(got[0].first_picture) << got[0].error;
+  EXPECT_TRUE(w.Progress(0).running);
+  EXPECT_EQ(w.Progress(0).blocks_total, 4096u);
+  EXPECT_LT(w.Progress(0).blocks_done, 4096u);
+  const auto t0 = Clock::now();
+  w.Cancel(0);
+  got = PollFor(w, 30);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_TRUE(got[0].cancelled);
+  EXPECT_FALSE(got[0].first_picture);
+  EXPECT_LT(Since(t0), 10.0);
+}

@@ -333,6 +333,39 @@ TEST(GuiPixels, RunsDrawThePixelsOfImGuisOwnBackend) {
   }
 }
 
+// Whether a text the window drew contains `part` (the layout's text runs).
+bool HasText(const Shot& s, const std::string& part) {
+  if (!s.layout.contains("text")) return false;
+  for (const auto& t : s.layout["text"])
+    if (t["text"].get<std::string>().find(part) != std::string::npos) return true;
+  return false;
+}
+
+TEST(GuiPixels, TheScreenshotComesAtTheFirstPictureAndWaitCountersAfterTheWholeLaunch) {
+  // transpose/naive at n=4096: 128 x 128 tiles, a block of 32x32 threads each; 2048 threads an SM:
+  // 2 blocks per SM on 132 SMs, 264 a wave, 62 waves. Block 0's picture, with where each sector
+  // came from, is final after the first wave (1.6% of the blocks): the screenshot is taken then,
+  // the side panel saying how far the whole launch has got.
+  const std::string args = "--variant transpose/naive --no-compare --n 4096 --step 0";
+  const Shot first = Take("first_picture", args);
+  ASSERT_TRUE(first.layout.is_object());
+  EXPECT_TRUE(HasText(first, "of 16384 blocks")) << "no progress of the whole launch on the first picture";
+  // Step 0 loads a row of 32 floats, 4 sectors, new to the caches: where they came from is in the
+  // caption ("4 sectors: 2 L2 hits, 2 from DRAM": DRAM fills L2 a sector pair at a time).
+  EXPECT_TRUE(HasText(first, "from DRAM"));
+  EXPECT_FALSE(HasText(first, "DIFFERS")) << "the output is not checked before the whole launch has run";
+  // --wait-counters: the keys and the screenshot wait for the whole launch; the counters are there.
+  const Shot whole = Take("whole_launch", args + " --wait-counters");
+  ASSERT_TRUE(whole.layout.is_object());
+  EXPECT_FALSE(HasText(whole, "of 16384 blocks"));
+  EXPECT_TRUE(HasText(whole, "from DRAM"));
+  // The source line's counters are the whole launch's: line 10 (out[out_index] = in[in_index])
+  // loads 4096^2 floats along rows, 4 sectors a warp (2,097,152), and stores them down columns,
+  // 32 sectors a warp (16,777,216): 18,874,368 sectors; ideal 2 x 4096^2 x 4 B / 32 B = 4,194,304.
+  EXPECT_TRUE(HasText(whole, "18874368 sectors (ideal 4194304)")) << "no line counters after the whole launch";
+  EXPECT_FALSE(HasText(first, "sectors (ideal 4194304)")) << "line counters shown before the whole launch has run";
+}
+
 TEST(GuiPixels, OutOfRangeInputIsClampedNotFatal) {
   // n far over the simulator's limit and a block outside the grid: the program says so and runs.
   const Shot s = Take("clamped", "--variant transpose/naive --no-compare --n 100000000 --block 999999");

@@ -57,6 +57,8 @@ class SectorCache {
   // makes the line the most recently used. Without `allocate` nothing changes on a miss.
   Outcome Access(uint64_t addr, bool allocate, bool dirty = false);
   bool Contains(uint64_t addr) const;  // the sector is valid (no LRU update)
+  // Asks the CPU to fetch the memory of the set holding `addr` (a hint; nothing changes).
+  void Prefetch(uint64_t addr) const;
   void Reset();
 
   const Config& config() const { return config_; }

@@ -261,13 +261,14 @@ struct MemoryHierarchy::Impl {
     uint64_t end = clock, now = clock;
     size_t issued = 0;
     for (uint32_t i; ready.Pop(&now, &i);) {
-      // The warps of one cycle come in no order memory likes: fetch the next ones' cursors and
-      // records ahead (most of a replay's time is waiting for them).
-      if (const int64_t j = ready.Ahead(2); j >= 0) {
+      // The warps come in no order memory likes: fetch the next ones' cursors, records and L1
+      // sets ahead, each a turn after what it needs (most of a replay's time is waiting for them).
+      if (const int64_t j = ready.Ahead(8); j >= 0) {
         __builtin_prefetch(&cursors[size_t(j)]);
         __builtin_prefetch(reinterpret_cast<const char*>(&cursors[size_t(j)]) + 64);
       }
-      if (const int64_t j = ready.Ahead(1); j >= 0) __builtin_prefetch(cursors[size_t(j)].p);
+      if (const int64_t j = ready.Ahead(4); j >= 0) __builtin_prefetch(cursors[size_t(j)].p);
+      if (const int64_t j = ready.Ahead(2); j >= 0) PrefetchL1Set(cursors[size_t(j)]);
       Cursor& c = cursors[i];
       if (c.p == c.end) continue;
       c.t = now;
@@ -292,6 +293,19 @@ struct MemoryHierarchy::Impl {
     clock = end;
     blocks.clear();
     buffered = 0;
+  }
+
+  // Prefetches the L1 set of the first sector of the warp's next record (decoded, not consumed).
+  void PrefetchL1Set(const Cursor& c) {
+    if (c.p == c.end || !l1[c.block->sm]) return;
+    const uint8_t* q = c.p;  // a whole record lies ahead (Refill)
+    const uint64_t head = GetVarint(q);
+    if (head == 0) return;  // a barrier
+    const uint32_t site = uint32_t((head >> 3) - 1);
+    if (head & 1) GetVarint(q);  // its trace index
+    GetVarint(q);                // n
+    const uint64_t sector = c.last[site % kSiteSlots] + uint64_t(UnZigZag(GetVarint(q)));
+    l1[c.block->sm]->Prefetch(sector * SectorCache::kSectorBytes);
   }
 
   // Issues the warp's next record: an instruction (false), or its arrival at a barrier (true).

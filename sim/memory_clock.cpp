@@ -1,6 +1,8 @@
 // Keys in flight until a cycle (see memory_clock.h).
 #include "sim/memory_clock.h"
 
+#include <algorithm>
+
 namespace ws::sim {
 
 namespace {
@@ -68,39 +70,51 @@ void InFlight::Grow(uint64_t now) {
   }
 }
 
-IssueQueue::IssueQueue() : ring_(size_t(1) << kRingLog2), now_(0) {}
+IssueQueue::IssueQueue()
+    : head_(size_t(1) << kRingLog2, kNone), tail_(size_t(1) << kRingLog2, kNone), now_(0) {}
 
 void IssueQueue::Restart(uint64_t start) {
-  if (in_ring_ || pos_) {  // left mid-way (a cancelled replay); else every bucket is empty
-    for (auto& b : ring_) b.clear();
+  if (in_ring_) {  // left mid-way (a cancelled replay); else every bucket is empty
+    std::fill(head_.begin(), head_.end(), kNone);
+    std::fill(tail_.begin(), tail_.end(), kNone);
   }
   far_ = {};
-  in_ring_ = pos_ = 0;
+  in_ring_ = 0;
   now_ = start;
+}
+
+void IssueQueue::Append(size_t bucket, uint32_t warp) {
+  if (warp >= next_.size()) next_.resize(size_t(warp) + 1, kNone);
+  next_[warp] = kNone;
+  if (tail_[bucket] == kNone)
+    head_[bucket] = warp;
+  else
+    next_[tail_[bucket]] = warp;
+  tail_[bucket] = warp;
+  ++in_ring_;
 }
 
 void IssueQueue::Push(uint64_t cycle, uint32_t warp) {
   if (cycle < now_) cycle = now_;
-  if (cycle - now_ >= ring_.size()) {
+  if (cycle - now_ >= head_.size()) {
     far_.push({cycle, warp});
     return;
   }
-  ring_[cycle & (ring_.size() - 1)].push_back(warp);
-  ++in_ring_;
+  Append(cycle & (head_.size() - 1), warp);
 }
 
 bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp) {
-  const size_t mask = ring_.size() - 1;
+  const size_t mask = head_.size() - 1;
   for (;;) {
-    std::vector<uint32_t>& b = ring_[now_ & mask];
-    if (pos_ < b.size()) {
-      *cycle = now_;
-      *warp = b[pos_++];
+    const size_t b = now_ & mask;
+    if (const uint32_t w = head_[b]; w != kNone) {
+      head_[b] = next_[w];
+      if (head_[b] == kNone) tail_[b] = kNone;
       --in_ring_;
+      *cycle = now_;
+      *warp = w;
       return true;
     }
-    b.clear();
-    pos_ = 0;
     if (in_ring_ == 0) {
       if (far_.empty()) return false;
       now_ = far_.top().first;  // nothing nearer: jump to the far heap's first
@@ -108,9 +122,8 @@ bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp) {
       ++now_;
     }
     // Far entries that the ring now reaches move into it (in cycle order).
-    while (!far_.empty() && far_.top().first - now_ < ring_.size()) {
-      ring_[far_.top().first & mask].push_back(far_.top().second);
-      ++in_ring_;
+    while (!far_.empty() && far_.top().first - now_ < head_.size()) {
+      Append(far_.top().first & mask, far_.top().second);
       far_.pop();
     }
   }

@@ -50,8 +50,10 @@ class InFlight {
 // Warps waiting to issue, earliest cycle first; warps of one cycle in the order they were pushed.
 // A ring of buckets one cycle wide from the current cycle on (waits are short: a DRAM round
 // trip), and a heap for the few pushed further ahead (the later blocks of a wave). A push for a
-// cycle already passed is a push for the current one. O(1) per push and pop, where a heap of the
-// thousands of warps of a wave cost a dozen cache misses per pop.
+// cycle already passed is a push for the current one. A warp is in the queue at most once: each
+// bucket is a list threaded through one array indexed by warp (next_), so a push writes two small
+// arrays where a vector per bucket cost two cache misses (its header and its buffer). O(1) per
+// push and pop, where a heap of the thousands of warps of a wave cost a dozen misses per pop.
 class IssueQueue {
  public:
   IssueQueue();
@@ -60,21 +62,28 @@ class IssueQueue {
   void Push(uint64_t cycle, uint32_t warp);
   // The next warp and its cycle (never earlier than the last one popped); false when empty.
   bool Pop(uint64_t* cycle, uint32_t* warp);
-  // The warp `k` places after the last one popped, if it is of the same cycle (else -1): for the
-  // caller to prefetch what it will touch.
+  // The warp `k` places after the last one popped, as the queue holds them now, if it is within
+  // kAheadCycles of the current cycle (else -1): for the caller to prefetch what it will touch.
+  // Warps pushed meanwhile may come before it; a hint, not a promise.
+  static constexpr uint64_t kAheadCycles = 32;
   int64_t Ahead(size_t k) const {
-    const std::vector<uint32_t>& b = ring_[now_ & (ring_.size() - 1)];
-    return pos_ + k - 1 < b.size() ? int64_t(b[pos_ + k - 1]) : -1;
+    const size_t mask = head_.size() - 1;
+    for (uint64_t c = now_; c < now_ + kAheadCycles; ++c)
+      for (uint32_t w = head_[c & mask]; w != kNone; w = next_[w])
+        if (--k == 0) return int64_t(w);
+    return -1;
   }
 
  private:
   static constexpr uint32_t kRingLog2 = 12;  // 4096 cycles: longer than any wait
-  std::vector<std::vector<uint32_t>> ring_;
+  static constexpr uint32_t kNone = ~0u;
+  std::vector<uint32_t> head_, tail_;  // per bucket: its first and last warp (kNone: empty)
+  std::vector<uint32_t> next_;         // per warp: the next of its bucket
   uint64_t now_;
-  size_t pos_ = 0;      // the next entry of the current bucket
   size_t in_ring_ = 0;  // entries in the ring not yet popped
   using Far = std::pair<uint64_t, uint32_t>;
   std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;
+  void Append(size_t bucket, uint32_t warp);
 };
 
 }  // namespace ws::sim

@@ -53,10 +53,11 @@ struct MemoryHierarchy::Impl {
   std::unique_ptr<SectorCache> l2;
   // Time (memory_clock.h): sectors in flight to a merge group of SMs (key: sector x kMaxGroups +
   // group; owner: the SM that asked << 2 | where the data comes from), sectors DRAM is filling
-  // into L2, and L1 lines that a wide store has not yet placed (key: SM << 48 | line). `clock`:
-  // where the next wave starts.
+  // into L2, L1 lines that a wide store has not yet placed (key: SM << 48 | line), and sectors a
+  // load's miss allocated in an SM's L1 that are still on their way there (key: SM << 48 |
+  // sector). `clock`: where the next wave starts.
   static constexpr uint64_t kMaxGroups = 256;
-  InFlight group_flight, l2_fill, wide_store;
+  InFlight group_flight, l2_fill, wide_store, l1_fill;
   IssueQueue ready;  // the replay's warps by the cycle they issue next
   uint64_t clock = 0;
   static constexpr size_t kMaxL1Events = size_t(1) << 20;
@@ -295,7 +296,8 @@ struct MemoryHierarchy::Impl {
     buffered = 0;
   }
 
-  // Prefetches the L1 set of the first sector of the warp's next record (decoded, not consumed).
+  // Prefetches the L1 set of the first sector of the warp's next record (decoded, not consumed),
+  // and where l1_fill keeps whether that sector is still on its way.
   void PrefetchL1Set(const Cursor& c) {
     if (c.p == c.end || !l1[c.block->sm]) return;
     const uint8_t* q = c.p;  // a whole record lies ahead (Refill)
@@ -306,6 +308,7 @@ struct MemoryHierarchy::Impl {
     GetVarint(q);                // n
     const uint64_t sector = c.last[site % kSiteSlots] + uint64_t(UnZigZag(GetVarint(q)));
     l1[c.block->sm]->Prefetch(sector * SectorCache::kSectorBytes);
+    l1_fill.Prefetch(uint64_t(c.block->sm) << 48 | sector);
   }
 
   // Issues the warp's next record: an instruction (false), or its arrival at a barrier (true).
@@ -368,10 +371,17 @@ struct MemoryHierarchy::Impl {
         }
         if (!device.cache_policy.l2_write_back) k.dram_write_bytes += SectorCache::kSectorBytes;
       } else if (l1_hit) {
+        // A hit on a sector still on its way (another warp's miss allocated it) has its data when
+        // the sector arrives, not an L1 round trip on: measured, a second warp asking 160 cycles
+        // after the first got the sector at the first's cycle, 641 cycles on
+        // (tools/reports/cache_probe_clocks_H200.txt, "ld2 dram delay=100").
         from = ServedFrom::L1;
-        data = std::max(data, now + tm.l1_hit);
+        const uint64_t arrives = l1_fill.Until(uint64_t(c.block->sm) << 48 | sector, now);
+        data = std::max(data, std::max(now + tm.l1_hit, arrives));
       } else {
-        data = std::max(data, ReadL2(sector, c.block->sm, now, o, k, from));
+        const uint64_t arrives = ReadL2(sector, c.block->sm, now, o, k, from);
+        if (p.l1_allocate) l1_fill.Set(uint64_t(c.block->sm) << 48 | sector, arrives, now);
+        data = std::max(data, arrives);
       }
       k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
       served |= uint64_t(from) << (2 * i);

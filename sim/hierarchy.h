@@ -23,7 +23,8 @@
 //    for later stores only wide_store_delay later); atomics are performed at L2;
 //  - L1 (per SM, capacity 256 KB minus the launch's shared carve-out): a load that misses
 //    allocates its sector at once, so a second warp of the SM reading it while it is in flight
-//    is an L1 hit with no L2 read (as measured);
+//    is an L1 hit with no L2 read (as measured), whose data comes when the sector arrives (as
+//    measured: the warps of an SM that read what one of them missed wait for it together);
 //  - L2 (one for the device, the profile's size): an L1 miss reads its sector from L2 unless
 //    the same sector is in flight for another SM (merged: an L1 miss with no L2 read of its own,
 //    as measured); an L2 miss is filled from DRAM a whole sector pair (64 bytes) at a time.

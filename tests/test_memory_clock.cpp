@@ -111,6 +111,24 @@ TEST(MemoryClock, AMissAfterTheDataArrivedReadsL2Again) {
   EXPECT_EQ(r.c.l2_hits[kLd], 1u);
 }
 
+TEST(MemoryClock, AWarpHittingASectorOnItsWayGetsItWhenItArrives) {
+  // Block 0 (SM 0): warp 0 reads A (cycle 0: misses L2, DRAM fills A and its pair B, the data
+  // at 800); warp 1 reads A in the same cycle, an L1 hit on the sector on its way: its data comes
+  // at 800, not at 52. It reads A again (a plain hit: 852), then B. Block 1 (SM 1, the same merge
+  // group, from cycle 8): warp 0 reads B, an L2 hit waiting for the fill (at L2 at 800 - 175 =
+  // 625: data at max(8 + 350, 625 + 175) = 800). So block 0's B at 852 comes after block 1's
+  // arrived: an L2 read of its own, a hit. L2: 3 reads (A, B, B), 2 hits. Had warp 1 had A at 52
+  // (the rule before), its B at 104 would have merged with block 1's: 2 reads.
+  const uint64_t a = kBase, b = kBase + 32;
+  const Launch r = Replay({{One(0, Op::Load, a), One(1, Op::Load, a), One(1, Op::Load, a), One(1, Op::Load, b)},
+                           {One(0, Op::Load, b)}},
+                          2, H100());
+  EXPECT_EQ(r.c.l1_hits[kLd], 2u);
+  EXPECT_EQ(r.c.l2_sectors[kLd], 3u);
+  EXPECT_EQ(r.c.l2_hits[kLd], 2u);
+  EXPECT_EQ(r.dram, 64u + 2560);
+}
+
 TEST(MemoryClock, AStoreToALineAStoreAllocatedHitsL1) {
   // One warp stores one float (sector 0 of a line), then 32 floats (the line's 4 sectors), then
   // the 32 floats again. The first finds the line absent: 1 miss. The second finds the line

@@ -59,6 +59,9 @@ struct MemoryHierarchy::Impl {
   static constexpr uint64_t kMaxGroups = 256;
   InFlight group_flight, l2_fill, wide_store, l1_fill;
   IssueQueue ready;  // the replay's warps by the cycle they issue next
+  // Per place in a wave (block b - wave start): when the block there last started (first wave) or
+  // ended (after a replay), the cycle the next wave's block at that place starts.
+  std::vector<uint64_t> slot_end;
   uint64_t clock = 0;
   static constexpr size_t kMaxL1Events = size_t(1) << 20;
 
@@ -234,6 +237,7 @@ struct MemoryHierarchy::Impl {
     cursors.reserve(warps);  // never moved: a cursor may point into its own window
     // Per block: its cursors [first[b], first[b+1]) and how many of them wait at a barrier.
     std::vector<uint32_t> first(blocks.size() + 1, 0), arrived(blocks.size(), 0);
+    std::vector<uint64_t> block_end(blocks.size(), 0);  // when each block's last warp finished
     for (uint32_t bi = 0; bi < blocks.size(); ++bi) {
       first[bi] = uint32_t(cursors.size());
       for (auto& w : blocks[bi].warps)
@@ -250,16 +254,25 @@ struct MemoryHierarchy::Impl {
     }
     first[blocks.size()] = uint32_t(cursors.size());
     // Warps issue earliest clock first (a cycle's warps in the order they became ready; at the
-    // start, block and warp order). Block k of the wave starts k x block_dispatch cycles after the
-    // wave; a warp at __syncthreads waits until every warp of its block has reached it, and all go
-    // on when the last one has.
+    // start, block and warp order). In the first wave block k starts k x block_dispatch cycles
+    // after the launch; in a later one, when the block its place held in the wave before ended
+    // (on the same SM: the hardware starts a block as soon as one finishes, so the blocks of a
+    // later wave start as staggered as the earlier ones ended). A warp at __syncthreads waits
+    // until every warp of its block has reached it, and all go on when the last one has.
     const auto& tm = device.timing;
-    ready.Restart(clock);
+    if (slot_end.size() < blocks.size()) {
+      const size_t had = slot_end.size();
+      slot_end.resize(blocks.size());
+      for (size_t bi = had; bi < blocks.size(); ++bi) slot_end[bi] = clock + bi * tm.block_dispatch;
+    }
+    uint64_t start = ~0ull;
+    for (uint32_t bi = 0; bi < blocks.size(); ++bi) start = std::min(start, slot_end[bi]);
+    ready.Restart(start);
     for (uint32_t i = 0; i < cursors.size(); ++i) {
-      cursors[i].t = clock + uint64_t(cursors[i].block_slot) * tm.block_dispatch;
+      cursors[i].t = slot_end[cursors[i].block_slot];
       ready.Push(cursors[i].t, i);
     }
-    uint64_t end = clock, now = clock;
+    uint64_t end = clock, now = start;
     size_t issued = 0;
     for (uint32_t i; ready.Pop(&now, &i);) {
       // The warps come in no order memory likes: fetch the next ones' cursors, records and L1
@@ -276,6 +289,7 @@ struct MemoryHierarchy::Impl {
       const bool at_barrier = IssueRecord(c, log_now);
       Refill(c);
       end = std::max(end, c.t);
+      if (c.p == c.end) block_end[c.block_slot] = std::max(block_end[c.block_slot], c.t);
       if (at_barrier) {
         c.waiting = true;
         const uint32_t b = c.block_slot;
@@ -292,6 +306,7 @@ struct MemoryHierarchy::Impl {
       if ((++issued & 1023) == 0 && Cancelled()) break;  // a cancelled launch's counters cover only what ran
     }
     clock = end;
+    for (uint32_t bi = 0; bi < blocks.size(); ++bi) slot_end[bi] = std::max(slot_end[bi], block_end[bi]);
     blocks.clear();
     buffered = 0;
   }

@@ -11,7 +11,8 @@
 //    from the residency rule (threads, warps, blocks, registers, shared memory; device_profile.h);
 //  - time (sim/memory_clock.h): every warp has a clock in SM cycles, and the wave's warps of
 //    all SMs issue their global instructions earliest clock first (ties in block and warp
-//    order); block k of a wave starts k x block_dispatch cycles after it; a warp that waits for
+//    order); block k of the first wave starts k x block_dispatch cycles into the launch, a block of a
+//    later wave when the block before it in its place (on its SM) ended; a warp that waits for
 //    data (a load) issues its next instruction when the data has arrived, others one cycle
 //    later; a warp at __syncthreads waits until every warp of its block has reached it.
 //    Shared-memory instructions and arithmetic take no time. The latencies are the device

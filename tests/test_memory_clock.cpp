@@ -129,6 +129,30 @@ TEST(MemoryClock, AWarpHittingASectorOnItsWayGetsItWhenItArrives) {
   EXPECT_EQ(r.dram, 64u + 2560);
 }
 
+TEST(MemoryClock, ABlockOfALaterWaveStartsWhenTheBlockBeforeItInItsPlaceEnded) {
+  // Four SMs of one merge group, one block each at a time: waves of 4 blocks. Wave 1: block 0
+  // (SM 0, from cycle 0) reads A, a DRAM read: it ends at 800; block 1 (SM 1, from 8) reads B, C
+  // and D in turn: it ends at 8 + 3 x 800 = 2408; blocks 2 and 3 read nothing. Wave 2: block 4
+  // takes block 0's place on SM 0 at 800 and reads E (from DRAM until 1600); block 5 takes block
+  // 1's on SM 1 at 2408 and reads E: no longer on its way, an L2 read of its own, a hit. L2: 6
+  // reads (A-E, E), 1 hit. Had wave 2 started when wave 1 ended (2408 and 2416), block 5's read
+  // would have merged with block 4's: 5 reads.
+  DeviceProfile d = H100();
+  d.sms = 4;
+  d.max_blocks_per_sm = 1;
+  auto at = [](uint64_t pair) { return kBase + 64 * pair; };  // each its own sector pair
+  const Launch r = Replay({{One(0, Op::Load, at(0))},
+                           {One(0, Op::Load, at(1)), One(0, Op::Load, at(2)), One(0, Op::Load, at(3))},
+                           {},
+                           {},
+                           {One(0, Op::Load, at(4))},
+                           {One(0, Op::Load, at(4))}},
+                          1, d);
+  EXPECT_EQ(r.c.l2_sectors[kLd], 6u);
+  EXPECT_EQ(r.c.l2_hits[kLd], 1u);
+  EXPECT_EQ(r.dram, 5 * 64u + 2560);
+}
+
 TEST(MemoryClock, AStoreToALineAStoreAllocatedHitsL1) {
   // One warp stores one float (sector 0 of a line), then 32 floats (the line's 4 sectors), then
   // the 32 floats again. The first finds the line absent: 1 miss. The second finds the line

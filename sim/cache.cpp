@@ -30,7 +30,7 @@ SectorCache::SectorCache(Config config) : config_(config) {
   if (sets_ == 0) sets_ = 1, config_.ways = std::clamp<uint32_t>(uint32_t(config_.bytes / kLineBytes), 1, 255);
   set_magic_ = ~uint64_t(0) / sets_ + 1;
   meta_words_ = (3 * config_.ways + 7) / 8;
-  set_words_ = (meta_words_ + config_.ways + 7) / 8 * 8;
+  set_words_ = (meta_words_ + config_.ways + (config_.stamps ? (config_.ways + 1) / 2 : 0) + 7) / 8 * 8;
   blocks_ = size_t(sets_) * set_words_ / 8;
   memory_.reset(std::calloc(blocks_ * sizeof(Block) + alignof(Block), 1));
   if (!memory_) throw std::bad_alloc();
@@ -52,7 +52,8 @@ SectorCache::SetRef SectorCache::Set(uint32_t set) const {
   uint64_t* p = store_->word + size_t(set) * set_words_;
   uint8_t* m = reinterpret_cast<uint8_t*>(p);
   const uint32_t w = config_.ways;
-  return {m, m + w, m + 2 * w, p + meta_words_};
+  return {m, m + w, m + 2 * w, p + meta_words_,
+          config_.stamps ? reinterpret_cast<uint32_t*>(p + meta_words_ + w) : nullptr};
 }
 
 int SectorCache::Find(const SetRef& s, uint64_t line, uint8_t fp) const {
@@ -159,6 +160,7 @@ SectorCache::Outcome SectorCache::Access(uint64_t addr, bool allocate, bool dirt
   }
   Touch(s, victim, full ? s.rank[victim] : uint8_t(ways));
   s.tag[victim] = line;
+  if (s.stamp) s.stamp[victim] = 0;
   s.fp[victim] = fp;
   s.state[victim] = uint8_t(bit | (dirty ? bit << 4 : 0));
   change_.line = line;

@@ -27,6 +27,7 @@ class SectorCache {
   struct Config {
     uint64_t bytes = 0;  // capacity (bytes); rounded down to whole sets
     uint32_t ways = 4;   // lines per set
+    bool stamps = false; // a 32-bit word per slot for the caller (Stamp), kept with its set
   };
   // Sector-level outcomes of one access.
   enum class Outcome : uint8_t {
@@ -59,6 +60,10 @@ class SectorCache {
   bool Contains(uint64_t addr) const;  // the sector is valid (no LRU update)
   // Asks the CPU to fetch the memory of the set holding `addr` (a hint; nothing changes).
   void Prefetch(uint64_t addr) const;
+  // With Config::stamps: the caller's word of a slot (0 when its line was filled; the slot of the
+  // last Access is last_change().slot), in its set's memory, so reading it costs no cache miss
+  // more than the access did.
+  uint32_t& Stamp(uint32_t slot) const { return Set(slot / config_.ways).stamp[slot % config_.ways]; }
   void Reset();
 
   const Config& config() const { return config_; }
@@ -86,6 +91,7 @@ class SectorCache {
     uint8_t* state;
     uint8_t* rank;
     uint64_t* tag;
+    uint32_t* stamp;  // after the tags (Config::stamps), else null
   };
   uint32_t SetOf(uint64_t line) const;
   static uint8_t Fingerprint(uint64_t line) { return uint8_t((line * 0x9E3779B97F4A7C15ull) >> 24); }
@@ -97,7 +103,7 @@ class SectorCache {
   uint32_t sets_ = 0;
   uint64_t set_magic_ = 0;  // ~0 / sets_ + 1: the remainder by sets_ without a division (SetOf)
   uint32_t meta_words_ = 0;  // 64-bit words of fingerprints, states and ranks per set
-  uint32_t set_words_ = 0;   // 64-bit words per set (meta_words_ + ways, padded to a Block)
+  uint32_t set_words_ = 0;   // 64-bit words per set (meta_words_ + ways [+ stamps], padded to a Block)
   // The sets, zeroed (all slots empty). From calloc: a large block comes from mmap as pages the
   // kernel zeroes when first touched, so a launch that touches few of the L2's sets does not
   // clear all 4.9 MB of it.

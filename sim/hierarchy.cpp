@@ -63,6 +63,7 @@ struct MemoryHierarchy::Impl {
   // ended (after a replay), the cycle the next wave's block at that place starts.
   std::vector<uint64_t> slot_end;
   uint64_t clock = 0;
+  static constexpr uint64_t kMaxStamp = 0xffffffffu;  // L1 slot stamps: cycles up to this
   static constexpr size_t kMaxL1Events = size_t(1) << 20;
 
   Impl(const DeviceProfile& d, uint32_t regs, const LaunchShape& s, std::vector<Counters>* ps,
@@ -106,7 +107,7 @@ struct MemoryHierarchy::Impl {
   }
 
   SectorCache& L1(uint32_t sm) {
-    if (!l1[sm]) l1[sm] = std::make_unique<SectorCache>(SectorCache::Config{residency.l1_bytes, device.l1_ways});
+    if (!l1[sm]) l1[sm] = std::make_unique<SectorCache>(SectorCache::Config{residency.l1_bytes, device.l1_ways, true});
     return *l1[sm];
   }
 
@@ -311,8 +312,7 @@ struct MemoryHierarchy::Impl {
     buffered = 0;
   }
 
-  // Prefetches the L1 set of the first sector of the warp's next record (decoded, not consumed),
-  // and where l1_fill keeps whether that sector is still on its way.
+  // Prefetches the L1 set of the first sector of the warp's next record (decoded, not consumed).
   void PrefetchL1Set(const Cursor& c) {
     if (c.p == c.end || !l1[c.block->sm]) return;
     const uint8_t* q = c.p;  // a whole record lies ahead (Refill)
@@ -323,7 +323,6 @@ struct MemoryHierarchy::Impl {
     GetVarint(q);                // n
     const uint64_t sector = c.last[site % kSiteSlots] + uint64_t(UnZigZag(GetVarint(q)));
     l1[c.block->sm]->Prefetch(sector * SectorCache::kSectorBytes);
-    l1_fill.Prefetch(uint64_t(c.block->sm) << 48 | sector);
   }
 
   // Issues the warp's next record: an instruction (false), or its arrival at a barrier (true).
@@ -390,12 +389,23 @@ struct MemoryHierarchy::Impl {
         // the sector arrives, not an L1 round trip on: measured, a second warp asking 160 cycles
         // after the first got the sector at the first's cycle, 641 cycles on
         // (tools/reports/cache_probe_clocks_H200.txt, "ld2 dram delay=100").
+        // The slot's stamp is the latest arrival of a sector of its line (saturated at
+        // kMaxStamp): where it has passed, nothing of the line is on its way and l1_fill, a
+        // cache miss, need not be asked.
         from = ServedFrom::L1;
-        const uint64_t arrives = l1_fill.Until(uint64_t(c.block->sm) << 48 | sector, now);
+        const uint32_t stamp = l1c.Stamp(l1c.last_change().slot);
+        const uint64_t arrives = stamp > now || now >= kMaxStamp
+                                     ? l1_fill.Until(uint64_t(c.block->sm) << 48 | sector, now) : 0;
         data = std::max(data, std::max(now + tm.l1_hit, arrives));
       } else {
         const uint64_t arrives = ReadL2(sector, c.block->sm, now, o, k, from);
-        if (p.l1_allocate) l1_fill.Set(uint64_t(c.block->sm) << 48 | sector, arrives, now);
+        if (p.l1_allocate) {
+          l1_fill.Set(uint64_t(c.block->sm) << 48 | sector, arrives, now);
+          if (p.l1_lookup) {
+            uint32_t& stamp = l1c.Stamp(l1c.last_change().slot);
+            stamp = std::max(stamp, uint32_t(std::min<uint64_t>(arrives, kMaxStamp)));
+          }
+        }
         data = std::max(data, arrives);
       }
       k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;

@@ -33,8 +33,6 @@ class InFlight {
   // `key` is in flight until `until` (> now), for `owner`, replacing what it had.
   void Set(uint64_t key, uint64_t until, uint64_t now, uint32_t owner = 0);
   void Clear();
-  // Asks the CPU to fetch the slot where a look-up of `key` starts (a hint; nothing changes).
-  void Prefetch(uint64_t key) const { __builtin_prefetch(&slots_[Home(key)]); }
 
  private:
   struct Slot {

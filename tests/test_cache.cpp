@@ -34,6 +34,27 @@ TEST(Cache, LeastRecentlyUsedLineOfTheSetIsEvicted) {
   EXPECT_EQ(c.stats().evictions, 3u);  // b (for d), d (for b), a (for d)
 }
 
+TEST(Cache, ASlotsStampStaysWithItsLineAndIsClearedWhenAnotherLineTakesTheSlot) {
+  // Two ways, one set, stamps on: a's slot stamped 7 keeps 7 through a's hits and its other
+  // sectors' fills; b fills the other slot at 0; d evicts b (a is more recent) and finds 0.
+  SectorCache c({2 * kLine, 2, true});
+  const uint64_t a = 0, b = kLine, d = 2 * kLine;
+  c.Access(a, true);
+  const uint32_t slot_a = c.last_change().slot;
+  EXPECT_EQ(c.Stamp(slot_a), 0u);
+  c.Stamp(slot_a) = 7;
+  c.Access(b, true);
+  const uint32_t slot_b = c.last_change().slot;
+  c.Stamp(slot_b) = 9;
+  EXPECT_EQ(c.Access(a + 32, true), Outcome::SectorMiss);  // a's second sector: same slot
+  EXPECT_EQ(c.last_change().slot, slot_a);
+  EXPECT_EQ(c.Stamp(slot_a), 7u);
+  EXPECT_EQ(c.Access(d, true), Outcome::Miss);  // evicts b
+  EXPECT_EQ(c.last_change().slot, slot_b);
+  EXPECT_EQ(c.Stamp(slot_b), 0u);
+  EXPECT_EQ(c.Stamp(slot_a), 7u);
+}
+
 TEST(Cache, SixteenWaySetEvictsItsLeastRecentlyUsedLine) {
   // The L2's associativity (16 ways, its own lookup path). Lines 0..15 fill the set (16 misses,
   // no eviction); reading them again from 15 down to 0 hits each (16 hits) and leaves 15 the

@@ -1,5 +1,6 @@
 // The command line as a user meets it: exit codes, one-line messages, JSON keys.
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <array>
@@ -12,6 +13,7 @@
 #include <vector>
 #include <sys/wait.h>
 
+#include "app/cli.h"
 #include "app/cli_commands.h"
 #include "tests/cli_run.h"
 
@@ -21,6 +23,23 @@ using ws::test::Cli;
 using Result = ws::test::CliResult;
 
 }  // namespace
+
+TEST(Cli, DefaultThreadsAreTheCoresTheProcessMayRunOn) {
+  // Pinned to one core (as `taskset -c 0` pins a run), the default is one thread: two threads on
+  // one core only take turns.
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  int first = 0;
+  while (!CPU_ISSET(first, &before)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const uint32_t pinned = ws::app::DefaultThreads();
+  ASSERT_EQ(sched_setaffinity(0, sizeof before, &before), 0);
+  EXPECT_EQ(pinned, 1u);
+  EXPECT_EQ(ws::app::DefaultThreads(), uint32_t(CPU_COUNT(&before)));
+}
 
 TEST(Cli, UnknownVariantIsExitCode2WithOneLine) {
   auto r = Cli("stats transpose/nonesuch");

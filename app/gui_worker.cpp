@@ -1,11 +1,27 @@
 // Simulation worker (see gui_worker.h).
 #include "app/gui_worker.h"
 
+#include <algorithm>
 #include <utility>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "app/cli.h"
 
 namespace ws::app {
+
+namespace {
+// Once its first picture is on screen, a whole launch (minutes at the largest sizes) counts a few
+// steps nicer than the thread that draws, so that the frames keep their time while the lecturer
+// steps through the picture on busy cores (docs/PERFORMANCE.md). Linux's nice is per thread, and
+// a thread may not take it back: each job runs on a thread of its own (see Loop), so the next
+// picture is simulated at the window's priority again. Where nice cannot be set, nothing changes.
+constexpr int kNicer = 5;
+void CountNicer() {
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), std::min(getpriority(PRIO_PROCESS, 0) + kNicer, 19));
+}
+}  // namespace
 
 SimWorker::SimWorker(std::function<void()> on_result) : on_result_(std::move(on_result)) {
   for (int p = 0; p < kPanes; ++p) lanes_[p].thread = std::thread([this, p] { Loop(p); });
@@ -144,8 +160,10 @@ void SimWorker::Loop(int pane) {
         done_.push_back(std::move(f));
       }
       if (on_result_) on_result_();
+      CountNicer();
     };
-    SimResult r = Run(job, lane.control, file_runs_, first_picture);
+    SimResult r;
+    std::thread([&] { r = Run(job, lane.control, file_runs_, first_picture); }).join();
     {
       std::lock_guard lock(mutex_);
       lane.running = false;

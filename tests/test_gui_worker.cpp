@@ -3,8 +3,16 @@
 // turn the cache model off; A and B simulate at the same time, and stopping one leaves the other.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
 #include <thread>
+
+#include <sys/resource.h>
 
 #include "app/cli.h"
 #include "app/gui_worker.h"
@@ -182,6 +190,19 @@ TEST(SimWorker, ALaunchOfSeveralWavesShowsItsFirstPictureBeforeTheWholeLaunch) {
   EXPECT_NE(got[0].compiled, nullptr);  // the compiler's notes come with the picture
 }
 
+// Whether a thread of this process runs at `nice` (/proc/self/task/TID/stat, field 19).
+bool SomeThreadHasNice(int nice) {
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::istringstream rest(stat.substr(stat.rfind(')') + 2));  // after "pid (comm) "
+    std::string field;
+    for (int i = 3; i <= 19 && rest >> field; ++i)
+      if (i == 19 && std::stoi(field) == nice) return true;
+  }
+  return false;
+}
+
 // Stopping a launch after its first picture: the result says it was cancelled (the GUI keeps the
 // picture). shortcut/v1 at n = 1024: 4096 blocks, 4 waves; the first picture after 1056 blocks,
 // a quarter of the launch's time.
@@ -194,6 +215,9 @@ TEST(SimWorker, CancelAfterTheFirstPictureStopsTheWholeLaunch) {
   EXPECT_TRUE(w.Progress(0).running);
   EXPECT_EQ(w.Progress(0).blocks_total, 4096u);
   EXPECT_LT(w.Progress(0).blocks_done, 4096u);
+  // The whole launch counts 5 nicer than the window (this thread): one of the process's threads
+  // has that nice now.
+  EXPECT_TRUE(SomeThreadHasNice(std::min(getpriority(PRIO_PROCESS, 0) + 5, 19)));
   const auto t0 = Clock::now();
   w.Cancel(0);
   got = PollFor(w, 30);

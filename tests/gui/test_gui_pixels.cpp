@@ -343,9 +343,9 @@ bool HasText(const Shot& s, const std::string& part) {
 
 TEST(GuiPixels, TheScreenshotComesAtTheFirstPictureAndWaitCountersAfterTheWholeLaunch) {
   // transpose/naive at n=4096: 128 x 128 tiles, a block of 32x32 threads each; 2048 threads an SM:
-  // 2 blocks per SM on 132 SMs, 264 a wave, 62 waves. Block 0's picture, with where each sector
-  // came from, is final after the first wave (1.6% of the blocks): the screenshot is taken then,
-  // the side panel saying how far the whole launch has got.
+  // 2 blocks per SM on 132 SMs, 264 a wave, 63 waves (the last of 16 blocks). Block 0's picture,
+  // with where each sector came from, is final after the first wave (1.6% of the blocks): the
+  // screenshot is taken then, the side panel saying how far the whole launch has got.
   const std::string args = "--variant transpose/naive --no-compare --n 4096 --step 0";
   const Shot first = Take("first_picture", args);
   ASSERT_TRUE(first.layout.is_object());

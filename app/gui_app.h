@@ -223,6 +223,9 @@ class Gui : private KeyTarget {
   // and the bottom bar one row each (see gui_layout.cpp).
   static constexpr float kTightUnits = 500.0f;
   bool Tight() const;
+  // Every shown pane's step reads or writes shared memory: the normal layout too then plans as
+  // the hall does (the tile and the banks are the lesson; the other arrays are their names).
+  bool AtSharedSteps() const;
   // How the other pane follows: chosen by the rule (visual::DefaultFollow) for each shown pair
   // unless the lecturer pressed L or the slide named a mode; decided again when the pair, the
   // block, the warp or the focus change (the key of the last decision).

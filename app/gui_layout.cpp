@@ -22,6 +22,14 @@ const sim::Finding* FirstFinding(const Pane& p, bool errors) {
 
 bool Gui::Tight() const { return !present_ && ImGui::GetIO().DisplaySize.y < kTightUnits * scale_; }
 
+bool Gui::AtSharedSteps() const {
+  for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+    const sim::WarpInstruction* f = pane_[i].shown_step.Focus();
+    if (!f || f->space != sim::Space::Shared) return false;
+  }
+  return true;
+}
+
 // Presenter mode's one line at the bottom: where we are and how B follows, and how to leave
 // presenter mode where that still fits on the line (`width`): the picture keeps the height.
 std::string Gui::StatusText(float width) {

@@ -20,7 +20,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   // The views fill the pane; a pane too short for its badge, lanes and one row of cells scrolls
   // rather than hides them (from the frame after they ran past its bottom edge, until the
   // simulation or the pane's size changes: see Pane::scrolls).
-  const Pane::ScrollKey scroll_key{p.outcome.get(), width, height, scale_, present_ || Tight() ? p.step : -1};
+  const Pane::ScrollKey scroll_key{p.outcome.get(), width, height, scale_, present_ || Tight() || AtSharedSteps() ? p.step : -1};
   if (!(scroll_key == p.scroll_key)) p.scroll_key = scroll_key, p.scrolls = false;
   ImGui::BeginChild("pane", ImVec2(width, height), true,
                     p.scrolls ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -149,20 +149,33 @@ void Gui::DrawPane(Pane& p, float width, float height) {
     // banks: an array of a row or two (pairs' 32-float _b) is as wide as the pane above the banks,
     // which take what it leaves, wherever a 32-mark stack fits under it (so that A and B agree).
     bool tall_tile = true;
+    uint64_t tile_rows = 0, tile_cols = 0;  // the shape of the array the step touches, in cells
     if (focus && focus->array >= 0 && size_t(focus->array) < p.outcome->trace.arrays.size()) {
       const auto& a = p.outcome->trace.arrays[size_t(focus->array)];
       const visual::GridShape s = visual::MapCells(a.rows, a.cols, a.count, a.elem_bytes).shape;
+      tile_rows = s.rows, tile_cols = s.cols;
       const float cell = std::min(visual::LargestCell(scale_), ImGui::GetContentRegionAvail().x / float(s.cols));
       const float arrays_h = 2.0f * (line_h + 8.0f * scale_) + cell * float(s.rows);  // labels' line, its label, cells
       tall_tile = s.rows > 2 || arrays_h + visual::BanksView::NeededHeight(sim::kWarpSize, scale_) > rest;
     }
-    const bool hall = present_ || tight;
-    p.grid.labels_beside = tight;
+    const bool hall = present_ || tight || AtSharedSteps();
+    p.grid.labels_beside = hall && !present_;
     if (hall && shared && focus && focus->space == sim::Space::Shared && tall_tile) {
-      // Presenter mode at a shared-memory step: the banks beside the arrays, so that the tile and
-      // the tallest stack (32 marks for a 32-way conflict) both get the pane's height.
+      // The hall at a shared-memory step: the banks beside the arrays, so that the tile and the
+      // tallest stack (32 marks for a 32-way conflict) both get the pane's height. The banks take
+      // 42 % of the width (320 px at scale 1 at most), less, down to 4 px a bank, where that lets
+      // the tile's cells reach kTileCell px across (the tile is the lesson), as far as the height
+      // under its label and the labels' line lets them grow.
       const float w = ImGui::GetContentRegionAvail().x;
-      const float banks_w = std::min(w * 0.42f, 32 * 10 * scale_);
+      // (A row or two of cells beside them, where the stack does not fit under it, keeps the 42 %.)
+      const float banks_most = std::min(w * 0.42f, 32 * 10 * scale_);
+      const float banks_least = std::min(std::max(32 * 4.0f, ImGui::CalcTextSize("Banks (?)").x + 2 * style.ItemSpacing.x), banks_most);
+      const float tall_cell = (rest - 2.0f * (line_h + 8.0f * scale_)) / float(std::max<uint64_t>(tile_rows, 1));
+      const float tile_w = float(tile_cols) * std::clamp(tall_cell, 0.0f, visual::kTileCell);
+      const float banks_w = tile_rows > 2 ? std::clamp(w - style.ItemSpacing.x - tile_w, banks_least, banks_most) : banks_most;
+      // Presenter mode too puts the untouched arrays' names on the tile's label line here: the
+      // tile's rows take the height.
+      p.grid.labels_beside = p.grid.labels_beside || tile_rows > 2;
       // (Each scrolls where its least cells or marks run past the pane: a 720-line window at scale 2.)
       ImGui::BeginChild("arrays##pane", ImVec2(w - banks_w - style.ItemSpacing.x, rest), false);
       p.grid.Draw(p.shown_step, rest, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, true);

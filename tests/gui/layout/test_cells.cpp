@@ -269,5 +269,93 @@ TEST(LayoutRules, TheSharedTileTheStepTouchesIsWhole) {
   Judge("tile_whole", failed);
 }
 
+
+// A shared tile of many rows that the step touches (transpose's 32x32 tile, 33x32 padded, at its
+// column read) is whole at kTileCell (16) px or more wherever the panes have the room: under each
+// pane's lane strip, two lines (the tile's label and the spacing of the views around it) and rows
+// x 16 px down to the pane's visible bottom, and across the lane strip's width cols x 16 px beside
+// the banks at their least, 4 px a bank (128 px), and a 16 px gap. One name, one plan: the room is
+// the smaller of A's and B's, the rows the taller tile's. (A tile of a row or two, pairs' _b, goes
+// above the banks, whose 32-mark stack decides its room: 870103e.) The room is measured to within
+// a few pixels of the views' own spacing: a tile is held to 16 px where the room has kSpare px more
+// (presenter mode at 1920x1080 scale 1 measures 528 px for 33 rows of 16 and draws 15 px cells in
+// 527).
+constexpr float kBankLeast = 32 * 4.0f, kBesideGap = 16.0f, kSpare = 4.0f;
+TEST(LayoutRules, ASharedTileIsAtLeast16PxWhereThePanesHaveTheRoom) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object()) continue;
+    struct Tile {
+      uint64_t rows = 0, cols = 0;
+      float room_w = 1e9f, room_h = 1e9f, cell = 1e9f;
+      std::string panes;
+    };
+    std::map<std::string, Tile> tiles;
+    for (const auto& pane : s.layout["panes"]) {
+      const std::string name = pane["pane"].get<std::string>(), role = pane["role"].get<std::string>();
+      if (role.find(".shared ") == std::string::npos) continue;
+      const std::string tile = role.substr(role.rfind(' ') + 1);
+      const nlohmann::json *g = nullptr, *lanes = nullptr;
+      for (const auto& p : s.layout["placed"]) {
+        if (p["pane"] != name) continue;
+        if (p["kind"] == "grid" && p["name"] == tile) g = &p;
+        if (p["kind"] == "lanes") lanes = &p;
+      }
+      if (!g || !lanes || (*g)["rows"].get<uint64_t>() <= 2) continue;  // no grid: TheArrayTheStepTouchesIsInSight says so
+      const Rect strip = RectOf((*lanes)["rect"]);
+      const nlohmann::json *win = nullptr, *label = nullptr;
+      for (const auto& w : s.layout["windows"]) {
+        const Rect r = RectOf(w["rect"]);
+        if (IsPane(w["name"].get<std::string>()) && strip.x >= r.x && strip.x < r.x + r.w) win = &w;
+      }
+      for (const auto& t : s.layout["text"]) {
+        const Rect r = RectOf(t["rect"]);
+        if (t["text"].get<std::string>().rfind(tile + " (shared", 0) == 0 && r.x >= strip.x - 1 && r.x < strip.x + strip.w) label = &t;
+      }
+      if (!win) continue;
+      const Rect c = RectOf((*win)["clip"]);
+      const float line = label ? (*label)["line_h"].get<float>() : 0.04f * float(s.config.h);
+      Tile& t = tiles[tile];
+      t.rows = std::max(t.rows, (*g)["rows"].get<uint64_t>());
+      t.cols = std::max(t.cols, (*g)["cols"].get<uint64_t>());
+      t.room_h = std::min(t.room_h, c.y + c.h - (strip.y + strip.h) - 2 * line);
+      t.room_w = std::min(t.room_w, strip.w - kBankLeast - kBesideGap);
+      t.cell = std::min(t.cell, CellSize(*g));
+      t.panes += name;
+    }
+    for (const auto& [tile, t] : tiles) {
+      if (t.room_h < float(t.rows) * kTileCell + kSpare || t.room_w < float(t.cols) * kTileCell + kSpare || t.cell >= kTileCell)
+        continue;
+      std::ostringstream d;
+      d << t.panes << " " << tile << " (" << t.rows << "x" << t.cols << ") at " << t.cell << " px, room " << t.room_w << "x"
+        << t.room_h << " px holds " << kTileCell << " px";
+      Fail(failed, s, d.str());
+    }
+  }
+  Judge("tile_16px", failed);
+}
+
+
+// The normal layout at a shared-memory step plans as the hall does (the arrays the step does not
+// touch are their names, a tile of many rows beside the banks), so that at scale 1 a 32-mark stack
+// (transpose's 32-way conflict, pairs v2's 32-lane broadcast) has marks of at least 8 px: 8.1 and
+// 10.3 px at 1280x720, 12.2 and 15.5 at 1920x1080, where the banks had a third of what in, out
+// (or a, b) and the tile left them: marks of 3.1 to 3.8 px.
+constexpr float kReadableMark = 8.0f;
+TEST(LayoutRules, AtScale1ATallBankStackHasReadableMarks) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object() || s.config.scale != 1 || s.config.present) continue;
+    if (s.family != "transpose+tile" && s.family != "pairs+broadcast") continue;
+    for (const auto& p : s.layout["placed"]) {
+      if (p["kind"] != "banks" || p["rows"].get<int>() < 32 || p["slot_h"].get<float>() >= kReadableMark) continue;
+      std::ostringstream d;
+      d << p["pane"].get<std::string>() << ": " << p["rows"].get<int>() << " marks of " << p["slot_h"].get<float>() << " px";
+      Fail(failed, s, d.str());
+    }
+  }
+  Judge("bank_marks", failed);
+}
+
 }  // namespace
 }  // namespace ws::visual::layout_shots

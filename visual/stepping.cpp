@@ -46,8 +46,18 @@ std::optional<int> RoleFollow(const Panes& panes, int focus_step) {
   return RoleStep(*f.trace, StepsOf(f), focus_step, *o.trace, StepsOf(o), o.step);
 }
 
+// In lockstep: the other pane at the focused one's step number, clamped to its own steps (not
+// moved by the same amount: an offset left by following by role, or by one pane stopping at its
+// last step while the other went on, would stay, and the panes would drift apart).
+std::optional<int> LockstepFollow(const Panes& panes, int focus_step) {
+  if (panes.shown < 2 || panes.follow != Follow::Lockstep) return std::nullopt;
+  const PaneCursor& o = panes.pane[1 - panes.focus];
+  if (!o.trace) return std::nullopt;
+  return ClampStep(focus_step, StepsOf(o));
+}
+
 // Moves each shown pane that the follow mode moves with the focused one to `to(pane)`, then the
-// other pane by source role.
+// other pane to the focused one's step number (lockstep) or by source role.
 template <class To>
 StepMoves MoveShown(const Panes& panes, To to) {
   StepMoves moves;
@@ -55,6 +65,7 @@ StepMoves MoveShown(const Panes& panes, To to) {
     if (panes.follow == Follow::Lockstep || i == panes.focus) moves[size_t(i)] = to(panes.pane[i]);
   const int focus_step = moves[size_t(panes.focus)].value_or(panes.pane[panes.focus].step);
   if (const auto o = RoleFollow(panes, focus_step)) moves[size_t(1 - panes.focus)] = o;
+  if (const auto o = LockstepFollow(panes, focus_step)) moves[size_t(1 - panes.focus)] = o;
   return moves;
 }
 
@@ -98,6 +109,7 @@ StepMoves IterationBy(const Panes& panes, int dir) {
 StepMoves FollowFocus(const Panes& panes) {
   StepMoves moves;
   moves[size_t(1 - panes.focus)] = RoleFollow(panes, panes.pane[panes.focus].step);
+  if (const auto o = LockstepFollow(panes, panes.pane[panes.focus].step)) moves[size_t(1 - panes.focus)] = o;
   return moves;
 }
 

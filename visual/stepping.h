@@ -64,8 +64,9 @@ StepMoves StepTo(const Panes& panes, int step);
 // lockstep the other pane to the same loop iteration and the same offset within it, by source
 // role to the instruction of the same role, alone nowhere.
 StepMoves IterationBy(const Panes& panes, int dir);
-// After the follow mode changed: by source role, the other pane goes to the instruction with the
-// focused step's role; the other modes move nothing until the next step.
+// After the follow mode or the focus changed: by source role, the other pane goes to the
+// instruction with the focused step's role; in lockstep, to the focused step's number; alone,
+// nothing moves.
 StepMoves FollowFocus(const Panes& panes);
 
 }  // namespace ws::visual

@@ -131,6 +131,27 @@ TEST(StepBy, InLockstepBothPanesMoveClampedToTheirOwnSteps) {
   EXPECT_EQ(StepBy(two.panes, -5), (StepMoves{0, 0}));
 }
 
+TEST(StepBy, InLockstepTheOtherPaneTakesTheFocusedStepNumberAndNeverDrifts) {
+  // A (tiled, 4 steps) focused at its last step 3, B (6 steps) at 3. Two steps on: A stays at 3,
+  // B goes to 3 too (moved by the same amount it went to 5, and one step back the panes stood at
+  // 2 and 4 from then on).
+  Two two(Tiled(), 3, Loop(3, 2), 3);
+  EXPECT_EQ(StepBy(two.panes, +2), (StepMoves{3, 3}));
+  // An offset left by following by role (A at 1, B at 3) is gone at the next step: A 2, B 2.
+  two.panes.pane[0].step = 1;
+  EXPECT_EQ(StepBy(two.panes, +1), (StepMoves{2, 2}));
+}
+
+TEST(FollowFocus, InLockstepTheOtherPaneGoesToTheFocusedStepNumber) {
+  // The focus moved to B (v3-like, at 3) and the rule chose lockstep where by role A stood at 1:
+  // A goes to 3 at once, B stays.
+  Two two(Loop(3, 2), 1, Tiled(), 3);
+  two.panes.focus = 1;
+  EXPECT_EQ(FollowFocus(two.panes), (StepMoves{3, std::nullopt}));
+  two.panes.follow = Follow::Alone;
+  EXPECT_EQ(FollowFocus(two.panes), (StepMoves{std::nullopt, std::nullopt}));
+}
+
 TEST(StepBy, ByRoleTheOtherPaneGoesToTheKthInstructionOfTheSameRole) {
   // A (loop of load in, store out) from step 0 to 1: its first store to `out`. B's first (only)
   // store to `out` is its step 3 (instruction 5).
@@ -207,12 +228,13 @@ TEST(IterationBy, NothingMovesWhileTheFocusedPaneHasNoSteps) {
   EXPECT_EQ(IterationBy(two.panes, +1), (StepMoves{}));
 }
 
-TEST(FollowFocus, OnlyByRoleMovesTheOtherPane) {
-  // A at step 2, its second load of `in`: B's last load of `in` is step 0.
+TEST(FollowFocus, ByRoleTheOtherPaneGoesToTheRolesInstruction) {
+  // A at step 2, its second load of `in`: B's last load of `in` is step 0. (In lockstep B goes to
+  // A's step 2: FollowFocus.InLockstepTheOtherPaneGoesToTheFocusedStepNumber.)
   Two role(Loop(3, 2), 2, Tiled(), 3, Follow::Role);
   EXPECT_EQ(FollowFocus(role.panes), (StepMoves{std::nullopt, 0}));
   Two lockstep(Loop(3, 2), 2, Tiled(), 3);
-  EXPECT_EQ(FollowFocus(lockstep.panes), (StepMoves{}));
+  EXPECT_EQ(FollowFocus(lockstep.panes), (StepMoves{std::nullopt, 2}));
 }
 
 // The loop (load in, store out) beside the tiled kernel (load in, store tile, load tile, store

@@ -46,15 +46,23 @@ void GlobalShadow::Store(uint64_t word, uint32_t tag) {
   }
 }
 
+// The common cases cost a load and a compare per lane: a word this block touched already, a word
+// several blocks only read, and a lane on the same word as the lane before (a broadcast).
 void GlobalShadow::Note(const WarpInstruction& ins) {
   if (reason() != kNone) return;
   const uint32_t tag = (ins.block + 1) & kBlock;
+  const bool store = ins.op == Op::Store;
+  uint64_t previous = ~0ull;
   for (uint32_t m = ins.mask; m; m &= m - 1) {
     const uint64_t addr = ins.addr[size_t(__builtin_ctz(m))];
     if (addr < base_) continue;
-    const uint64_t first = (addr - base_) / 4, last = (addr - base_ + ins.width - 1) / 4;
+    const uint64_t first = (addr - base_) >> 2, last = (addr - base_ + ins.width - 1) >> 2;
+    if (first == previous && last == first) continue;
+    previous = first;
     for (uint64_t w = first; w <= last && w < words_; ++w) {
-      if (ins.op == Op::Store) Store(w, tag);
+      const uint32_t s = __atomic_load_n(&shadow_[w], __ATOMIC_RELAXED);
+      if (store ? s == (tag | kWritten) : ((s & kBlock) == tag || s == kShared)) continue;
+      if (store) Store(w, tag);
       else Load(w, tag);
     }
   }

@@ -77,6 +77,7 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
     t.lane = i % kWarpSize;
     t.warp = i / kWarpSize;
     t.engine = this;
+    t.shadow = shadow;
     t.epoch = t.line = 0;
     t.sites.Clear();
     t.last_loc = {};

@@ -74,7 +74,7 @@ struct LaunchOptions {
   uint32_t threads = 1;
 };
 
-namespace detail { struct ThreadCtx; class EngineImpl; }
+namespace detail { struct ThreadCtx; class EngineImpl; class GlobalShadow; }
 
 // ---- [SECTION] Engine ---------------------------------------------------------------------
 // One simulated launch (a fault in its kernel is a finding: see sim/fault_guard.h). Bind the arrays, then Run the kernel body once per thread.
@@ -177,6 +177,9 @@ struct ThreadCtx {
   Uint3 thread_idx, block_idx, block_dim, grid_dim;
   uint32_t linear = 0, lane = 0, warp = 0;
   EngineImpl* engine = nullptr;
+  // In a launch on several threads: the check each global access passes before it touches the
+  // array (sim/parallel_run.h), so that blocks of two threads never touch one word. Null: none.
+  GlobalShadow* shadow = nullptr;
   // Grouping key state: epoch counts backward jumps in source lines (loop iterations); on the
   // current line, how many times the thread has reached each site (column and op), so that lanes
   // that took different paths through one statement still meet at its later accesses.
@@ -247,9 +250,14 @@ void ReportOutOfBounds(ThreadCtx& t, std::source_location loc, int array, int64_
 void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                       uint32_t width);
 
+// A global access in a launch on several threads: leaves the block if it would make blocks see
+// each other (sim/parallel_run.h), before the access is made.
+void CheckGlobal(ThreadCtx& t, uint64_t addr, uint32_t width, Op op);
+
 // `add`: an atomicAdd and its type (see WarpInstruction::add).
 WS_INLINE inline void RecordGlobal(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                          uint32_t width, Op op, bool is_volatile = false, AtomicAdd add = AtomicAdd::No) {
+  if (t.shadow) [[unlikely]] CheckGlobal(t, addr, width, op);
   if (t.size == kChunk) ChunkCheck(t);
   LaneEvent& e = t.buf[t.size++];
   e.key = NextKey(t, loc, OpCode(op, Space::Global));
@@ -260,6 +268,7 @@ WS_INLINE inline void RecordGlobal(ThreadCtx& t, std::source_location loc, int a
 
 // Marks the lane's most recent atomic as ATOM (its result was used) instead of RED.
 void MarkAtomicUsed(ThreadCtx& t);
+
 
 // Shared memory: `array` is the id the engine gave the Shared object on first use.
 struct SharedSlot {

@@ -157,7 +157,6 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   SectorList distinct;  // the sectors, when coalescing finds them, for the cache model
   const bool caches = hierarchy || (out && opt.caches);
   Analyze(ins, caches ? &distinct : nullptr);
-  if (shadow && ins.space == Space::Global) NoteGlobal(*shadow, ins);
   per_site[ins.site].Add(ins);
   int64_t traced = -1;
   if (trace_block && (opt.selection.kind != Selection::Kind::Warp || opt.selection.warp == ins.warp)) {

@@ -46,31 +46,29 @@ void GlobalShadow::Store(uint64_t word, uint32_t tag) {
   }
 }
 
-// The common cases cost a load and a compare per lane: a word this block touched already, a word
-// several blocks only read, and a lane on the same word as the lane before (a broadcast).
-void GlobalShadow::Note(const WarpInstruction& ins) {
-  if (reason() != kNone) return;
-  const uint32_t tag = (ins.block + 1) & kBlock;
-  const bool store = ins.op == Op::Store;
-  uint64_t previous = ~0ull;
-  for (uint32_t m = ins.mask; m; m &= m - 1) {
-    const uint64_t addr = ins.addr[size_t(__builtin_ctz(m))];
-    if (addr < base_) continue;
-    const uint64_t first = (addr - base_) >> 2, last = (addr - base_ + ins.width - 1) >> 2;
-    if (first == previous && last == first) continue;
-    previous = first;
-    for (uint64_t w = first; w <= last && w < words_; ++w) {
-      const uint32_t s = __atomic_load_n(&shadow_[w], __ATOMIC_RELAXED);
-      if (store ? s == (tag | kWritten) : ((s & kBlock) == tag || s == kShared)) continue;
-      if (store) Store(w, tag);
-      else Load(w, tag);
-    }
+// The common cases cost a load and a compare: a word this block touched already, a word several
+// blocks only read.
+void GlobalShadow::Check(uint64_t addr, uint32_t width, bool store, uint32_t block) {
+  if (addr < base_) return;
+  const uint32_t tag = (block + 1) & kBlock;
+  const uint64_t last = (addr - base_ + width - 1) >> 2;
+  for (uint64_t w = (addr - base_) >> 2; w <= last && w < words_; ++w) {
+    const uint32_t s = __atomic_load_n(&shadow_[w], __ATOMIC_RELAXED);
+    if (store ? s == (tag | kWritten) : ((s & kBlock) == tag || s == kShared)) continue;
+    if (store) Store(w, tag);
+    else Load(w, tag);
   }
 }
 
-void NoteGlobal(GlobalShadow& shadow, const WarpInstruction& ins) {
-  if (ins.op == Op::Atomic || ins.op == Op::Reduction) return shadow.Flag(GlobalShadow::kAtomic);
-  shadow.Note(ins);
+void CheckGlobal(ThreadCtx& t, uint64_t addr, uint32_t width, Op op) {
+  GlobalShadow& s = *t.shadow;
+  if (op != Op::Atomic && op != Op::Reduction &&
+      s.Settled(addr, width, op == Op::Store, GlobalShadow::Tag(t.engine->block_linear)))
+    return;
+  if (op == Op::Atomic || op == Op::Reduction) s.Flag(GlobalShadow::kAtomic);
+  else if (s.reason() == GlobalShadow::kNone) s.Check(addr, width, op == Op::Store, t.engine->block_linear);
+  // The attempt is dropped (its findings with it) and the launch runs again on one thread.
+  if (s.reason() != GlobalShadow::kNone) t.engine->guard->Leave(GuardExit::Cancel, &t);
 }
 
 const char* ToString(GlobalShadow::Reason r) {

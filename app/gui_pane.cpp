@@ -182,7 +182,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       ImGui::EndChild();
       ImGui::SameLine();
       ImGui::BeginChild("banks##pane", ImVec2(0, rest), false);
-      p.banks.Draw(p.shown_step, rest, scale_, &placed_);
+      p.banks.Draw(p.shown_step, rest, scale_, &placed_, true);
       ImGui::EndChild();
     } else {
       // The banks keep room for every mark of the step's tallest stack (32 for a 32-way conflict).

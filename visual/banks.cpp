@@ -89,8 +89,9 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
   const float avail_h = std::max(height - (ImGui::GetCursorPosY() - title_y), 3.0f * line_h);
   BankLayout b;
   b.header_h = HeaderHeight(scale);
-  // Every mark of the tallest stack, a text line tall at most, a thin bar at least.
-  b.slot_h = std::clamp((avail_h - b.header_h) / float(rows), MinSlot(scale), line_h);
+  // Every mark of the tallest stack, a text line tall at most (two in the hall, where the room
+  // left under a stack of a mark or two is otherwise an empty band), a thin bar at least.
+  b.slot_h = std::clamp((avail_h - b.header_h) / float(rows), MinSlot(scale), hall ? 2.0f * line_h : line_h);
   b.area = {p.x, p.y, w, b.header_h + b.slot_h * float(rows)};
   if (placed) {
     Placed pl{shown_step.pane, "banks", "", b.area, uint64_t(rows), 32};

@@ -190,6 +190,7 @@ class Gui : private KeyTarget {
   void DrawOpenFile();   // the "open file" button and its popup
   // gui_pane.cpp: one pane's title, cost, lanes, note, memory grid and banks
   void DrawPane(Pane& p, float width, float height);
+  static bool StepTouchesTile(const Pane& p);  // a shared array of more than 2 rows of cells
   // gui_lesson.cpp: the slide's step once its panes are simulated; its caption
   void ApplyPendingSlide();
   void DrawCaption();

@@ -13,6 +13,15 @@
 
 namespace ws::app {
 
+// The step reads or writes a shared array of more than 2 rows of cells (transpose's 32x32 tile).
+bool Gui::StepTouchesTile(const Pane& p) {
+  const sim::WarpInstruction* focus = p.shown_step.Focus();
+  if (!focus || focus->space != sim::Space::Shared || focus->array < 0 || size_t(focus->array) >= p.outcome->trace.arrays.size())
+    return false;
+  const auto& a = p.outcome->trace.arrays[size_t(focus->array)];
+  return visual::MapCells(a.rows, a.cols, a.count, a.elem_bytes).shape.rows > 2;
+}
+
 void Gui::DrawPane(Pane& p, float width, float height) {
   ImGui::PushID(p.name.c_str());
   const bool focused = &p == &Focused();
@@ -20,10 +29,18 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   // The views fill the pane; a pane too short for its badge, lanes and one row of cells scrolls
   // rather than hides them (from the frame after they ran past its bottom edge, until the
   // simulation or the pane's size changes: see Pane::scrolls).
-  const Pane::ScrollKey scroll_key{p.outcome.get(), width, height, scale_, present_ || Tight() || AtSharedSteps() ? p.step : -1};
+  const bool hall = present_ || Tight() || AtSharedSteps();  // the step decides the picture
+  const Pane::ScrollKey scroll_key{p.outcome.get(), width, height, scale_, hall ? p.step : -1};
   if (!(scroll_key == p.scroll_key)) p.scroll_key = scroll_key, p.scrolls = false;
+  // In the hall, a step on a shared tile of many rows puts the banks beside the arrays (below):
+  // both take the pane's height under the lanes and scroll themselves, so the pane never does.
+  // Decided from the step, not from an earlier frame: an overflow seen in any frame of this step
+  // left the pane scrolling, its scrollbar narrowed the plan that A and B share, and both tiles
+  // were drawn at 6 px in place of 5, padded's 33 rows cut at 32 (1920x1080, presenter mode).
+  const bool tile_beside = hall && p.outcome && StepTouchesTile(p);
+  const bool scrolls = p.scrolls && !tile_beside;
   ImGui::BeginChild("pane", ImVec2(width, height), true,
-                    p.scrolls ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+                    scrolls ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleColor();
   const kernels::VariantInfo& info = *p.variant.variant;
   // A short pane (a 720-line projector at a large scale) keeps its height for the picture: the
@@ -158,7 +175,6 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       const float arrays_h = 2.0f * (line_h + 8.0f * scale_) + cell * float(s.rows);  // labels' line, its label, cells
       tall_tile = s.rows > 2 || arrays_h + visual::BanksView::NeededHeight(sim::kWarpSize, scale_) > rest;
     }
-    const bool hall = present_ || tight || AtSharedSteps();
     p.grid.labels_beside = hall && !present_;
     if (hall && shared && focus && focus->space == sim::Space::Shared && tall_tile) {
       // The hall at a shared-memory step: the banks beside the arrays, so that the tile and the
@@ -201,7 +217,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   // What is seen of the pane ends half a padding above its bottom edge.
   const float content_bottom = ImGui::GetCursorScreenPos().y - style.ItemSpacing.y + ImGui::GetScrollY();
   const float visible_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.WindowPadding.y * 0.5f;
-  p.overflowed = content_bottom > visible_bottom + 1.0f;
+  p.overflowed = !tile_beside && content_bottom > visible_bottom + 1.0f;
   p.scrolls = p.scrolls || p.overflowed;
   // A pane that scrolls (a 720-line projector at scale 2) brings the array the step touches into
   // sight, its label and first row of cells, in the first frames of each step (its scroll range

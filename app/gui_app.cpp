@@ -83,8 +83,8 @@ Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
 }
 
 bool Gui::Loaded() const {
-  if (pane_[0].loading || !pane_[0].outcome) return false;
-  if (Compare() && (pane_[1].loading || !pane_[1].outcome)) return false;
+  if (pane_[0].loading || !pane_[0].outcome || pane_[0].marks_pending) return false;
+  if (Compare() && (pane_[1].loading || !pane_[1].outcome || pane_[1].marks_pending)) return false;
   return true;
 }
 

@@ -57,6 +57,9 @@ struct Pane {
   // The first picture is on screen (the selected block's steps and marks are final) while the
   // whole launch still runs: its counters, memory chart and check come with its end.
   bool counting = false;
+  // Shown before that still: the block's steps and captions, without where the sectors came from
+  // (its wave is still being simulated); the picture is complete once they come.
+  bool marks_pending = false;
   bool counts_cancelled = false;  // the whole launch was stopped (or failed) after its first picture
   std::string error;
   Clock::time_point saved{};    // when a save of its kernel file was noticed (until its picture is on screen)
@@ -103,7 +106,7 @@ class Gui : private KeyTarget {
   int Run();
 
   // ---- for the scripted run and the benchmark ----
-  bool Loaded() const;  // every shown pane has its picture (its whole launch may still run)
+  bool Loaded() const;  // every shown pane has its complete picture (its whole launch may still run)
   bool Counted() const;  // every shown pane has its whole launch too
   void Do(Action a) { Press(a, *this); }  // what the key table says the action does
   void SetStepAll(int step);

@@ -149,14 +149,15 @@ void Gui::DrawWholeLaunch() {
     const SimProgress pr = worker_.Progress(i);
     const int pct = pr.blocks_total ? int(100 * pr.blocks_done / pr.blocks_total) : 0;
     char label[96];
-    std::snprintf(label, sizeof label, "%s: %d%% of %llu blocks", p.name.c_str(), pct,
-                  static_cast<unsigned long long>(pr.blocks_total));
+    std::snprintf(label, sizeof label, "%s: %d%% of %llu blocks%s", p.name.c_str(), pct,
+                  static_cast<unsigned long long>(pr.blocks_total), p.marks_pending ? "; marks after the wave" : "");
     ImGui::ProgressBar(float(pct) / 100.0f, ImVec2(std::max(ImGui::GetContentRegionAvail().x - 70 * scale_, 60 * scale_), 0), label);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s's whole launch is still being simulated. Its picture is final: the block's steps, captions\n"
-                        "and where each sector came from are decided by its wave, the waves before it and the L2 they\n"
-                        "filled. The counters, the memory chart and the check against the CPU reference need every\n"
-                        "block, and come when the launch ends.", p.name.c_str());
+      ImGui::SetTooltip("%s's whole launch is still being simulated. The block's steps and captions are final; where\n"
+                        "each sector came from is decided by its wave, the waves before it and the L2 they filled, and\n"
+                        "%s. The counters, the memory chart and the check against the CPU reference need every block,\n"
+                        "and come when the launch ends.", p.name.c_str(),
+                        p.marks_pending ? "is drawn once that wave has been simulated" : "is drawn");
     ImGui::SameLine();
     ImGui::PushID(i);
     if (ImGui::Button("stop##whole")) worker_.Cancel(i);
@@ -243,7 +244,8 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
       const int shown = Compare() ? 2 : 1;
       const float each = (ImGui::GetContentRegionAvail().y - st.ItemSpacing.y * float(shown - 1)) / float(shown);
       for (int i = 0; i < shown; ++i)
-        if (pane_[i].outcome) pane_[i].l1.Draw(pane_[i].shown_step, each, scale_, &placed_);
+        if (pane_[i].marks_pending) ImGui::TextWrapped("%s: the L1 comes with the block's wave, still being simulated.", pane_[i].name.c_str());
+        else if (pane_[i].outcome) pane_[i].l1.Draw(pane_[i].shown_step, each, scale_, &placed_);
       ImGui::EndTabItem();
     }
     // A kernel file's printf output, while there is some (--side printf picks it at start).

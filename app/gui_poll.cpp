@@ -33,6 +33,7 @@ void Gui::Request(Pane& p) {
   p.n = n;
   p.loading = true;
   p.counting = false;
+  p.marks_pending = false;
   p.counts_cancelled = false;
   worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, p.shape, pb_.block, !opt_.no_caches});
 }
@@ -44,6 +45,7 @@ void Gui::PollWorker() {
     p.loading = false;
     const bool had_picture = p.counting;  // this job's first picture is on screen
     p.counting = r.first_picture;
+    p.marks_pending = r.marks_pending;
     if (r.cancelled) {
       p.counts_cancelled = had_picture;
       message_ = p.name + ": simulation of " + r.job.variant + " at n=" + std::to_string(r.job.n) + " cancelled" +
@@ -80,7 +82,7 @@ void Gui::PollWorker() {
     // Time to the first picture and to the whole launch, for docs/PERFORMANCE.md.
     if (opt_.log_times)
       std::cerr << "warpscope: " << p.name << ": " << p.Id() << " n=" << p.n << ": "
-                << (r.first_picture ? "first picture" : "whole launch") << " at "
+                << (r.marks_pending ? "steps (marks to come)" : r.first_picture ? "first picture" : "whole launch") << " at "
                 << std::chrono::duration<double>(Clock::now() - start_).count() << " s (simulated "
                 << r.outcome->trace.seconds << " s)\n";
     if (p.saved != Clock::time_point{}) {

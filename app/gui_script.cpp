@@ -59,7 +59,7 @@ namespace {
 bool Finished(const Gui& gui, bool whole) {
   for (int i = 0; i < (gui.compare() ? 2 : 1); ++i) {
     const Pane& p = gui.pane(i);
-    if (p.loading || (!p.outcome && p.error.empty()) || (whole && p.counting)) return false;
+    if (p.loading || (!p.outcome && p.error.empty()) || p.marks_pending || (whole && p.counting)) return false;
   }
   return true;
 }

@@ -110,21 +110,25 @@ SimResult SimWorker::Run(const SimJob& job, sim::RunControl& control, std::mutex
     // ptxas), so that the L1 view and the memory chart agree with `stats` and `table`.
     const CompiledListing listing = ListingFor(ref);
     ConfigureCaches(opt, ref.Id(), job.device, ListingRegisters(listing, ref));
-    if (first_picture)
-      opt.on_selected_final = [&](sim::Trace early) {
-        SimResult f;
-        f.job = job;
-        f.first_picture = true;
-        auto o = std::make_shared<kernels::SimOutcome>();
-        o->trace = std::move(early);
-        // The compiler's notes under the source lines are the picture's too; its counts as
-        // compiled are the whole launch's, and come with it.
-        auto compiled = std::make_shared<CompilerView>(Compare(listing, ref, o->trace));
-        AddCompilerFindings(listing, *compiled, o->trace);
-        f.outcome = std::move(o);
-        f.compiled = std::move(compiled);
-        first_picture(std::move(f));
-      };
+    const auto early_result = [&](sim::Trace early, bool marks_pending) {
+      SimResult f;
+      f.job = job;
+      f.first_picture = true;
+      f.marks_pending = marks_pending;
+      auto o = std::make_shared<kernels::SimOutcome>();
+      o->trace = std::move(early);
+      // The compiler's notes under the source lines are the picture's too; its counts as
+      // compiled are the whole launch's, and come with it.
+      auto compiled = std::make_shared<CompilerView>(Compare(listing, ref, o->trace));
+      AddCompilerFindings(listing, *compiled, o->trace);
+      f.outcome = std::move(o);
+      f.compiled = std::move(compiled);
+      first_picture(std::move(f));
+    };
+    if (first_picture) {
+      opt.on_selected_ran = [&](sim::Trace steps) { early_result(std::move(steps), true); };
+      opt.on_selected_final = [&](sim::Trace early) { early_result(std::move(early), false); };
+    }
     auto outcome = std::make_shared<kernels::SimOutcome>(kernels::Simulate(ref, req, opt));
     auto compiled = std::make_shared<CompilerView>(Compare(listing, ref, outcome->trace));
     AddCompilerFindings(listing, *compiled, outcome->trace);
@@ -154,13 +158,14 @@ void SimWorker::Loop(int pane) {
       lane.control.blocks_total = 0;
     }
     const auto first_picture = [&](SimResult f) {
+      const bool marks_pending = f.marks_pending;
       {
         std::lock_guard lock(mutex_);
         if (lane.control.cancel) return;  // superseded or stopped: the next result says so
         done_.push_back(std::move(f));
       }
       if (on_result_) on_result_();
-      CountNicer();
+      if (!marks_pending) CountNicer();
     };
     SimResult r;
     std::thread([&] { r = Run(job, lane.control, file_runs_, first_picture); }).join();

@@ -3,7 +3,8 @@
 // newest request per pane wins (a newer one cancels the pane's running simulation); results
 // are collected by Poll each frame. A launch of several waves comes back twice: first the
 // selected block's picture, as soon as its steps and served-from marks are final (the engine's
-// on_selected_final: its wave has been replayed), then the whole launch. A kernel file, run in
+// on_selected_final: its wave has been replayed), then the whole launch; with the caches, the
+// block's steps come before that still, once the block has run (on_selected_ran), without marks. A kernel file, run in
 // a process of its own, comes back whole. A simulation can always be cancelled, and the destructor
 // cancels the running ones, so the program can always exit.
 #pragma once
@@ -48,6 +49,9 @@ struct SimResult {
   // counters and check are not there yet: the whole launch is still running, and a second
   // result for the same job brings it (or says it was cancelled).
   bool first_picture = false;
+  // A first picture whose served-from marks are still to come (on_selected_ran: the block has
+  // run, its wave not yet): the trace carries no cache model; a later first picture has them.
+  bool marks_pending = false;
 };
 
 // How far the pane's simulation has got: blocks of the launch now running.

@@ -132,6 +132,15 @@ void EngineImpl::PublishSelected() {
   opt.on_selected_final(std::move(early));
 }
 
+void EngineImpl::PublishSelectedSteps() {
+  if (!opt.on_selected_ran) return;
+  Trace steps = trace;
+  steps.caches = {};
+  for (auto& ins : steps.instructions) ins.served = 0;
+  steps.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+  opt.on_selected_ran(std::move(steps));
+}
+
 // Runs the block's threads to the end, barrier by barrier.
 void EngineImpl::RunThreads(uint32_t n) {
   const uint32_t warps = trace.shape.WarpsPerBlock();
@@ -258,7 +267,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
   } else {
     // Without the caches the selected block's part is final once it has run (if a block follows).
     const auto& sel = e.opt.selection;
-    const bool publish_after_block = !e.hierarchy && (sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
+    const bool publish_after_block = (sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
                                      sel.block + uint64_t(1) < s.grid.Count();
     FaultGuard guard(detail::KernelThread);
     e.guard = &guard;
@@ -270,7 +279,12 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
         for (uint32_t bx = 0; bx < s.grid.x && !e.abort; ++bx) {
           e.RunBlock(s, bx, by, bz);
           if (auto* c = e.opt.control) c->blocks_done.fetch_add(1, std::memory_order_relaxed);
-          if (publish_after_block && e.block_linear == sel.block && !e.abort && !e.Cancelled()) e.PublishSelected();
+          if (publish_after_block && !e.abort && !e.Cancelled()) {
+            // Without the caches, final once it has run. With them, its steps once the block after it
+            // has run too (residency is known then): where its marks come before the launch's end.
+            if (!e.hierarchy && e.block_linear == sel.block) e.PublishSelected();
+            else if (e.hierarchy && e.block_linear == sel.block + 1 && e.hierarchy->TracedFinalToCome()) e.PublishSelectedSteps();
+          }
         }
     e.watchdog = nullptr;
     e.guard = nullptr;

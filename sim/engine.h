@@ -65,6 +65,12 @@ struct LaunchOptions {
   // barriers those of the blocks run so far, `seconds` the time since Run began. Not called when
   // the block is in the last wave (the launch is done then) or the launch stops early.
   std::function<void(Trace early)> on_selected_final;
+  // With the caches, called once (on the simulating thread, one-thread runs) once the selected
+  // block and the one after it have run, where on_selected_final is still to come (the block's
+  // wave is not the last): its steps, addresses and costs (hence every caption but where the
+  // sectors came from) are final then; `steps` is a copy of the trace with the cache model's part
+  // left out (Trace::caches empty, no served-from marks), which on_selected_final brings.
+  std::function<void(Trace steps)> on_selected_ran;
   // The kernel's SASS (bytes; sim/compiled.h CodeBytes), which a launch reads from DRAM once;
   // 0: not known (an empty kernel's is counted).
   uint32_t code_bytes = 0;

@@ -114,6 +114,8 @@ class EngineImpl {
   void Abandon();
   // LaunchOptions::on_selected_final with a copy of the trace as it stands.
   void PublishSelected();
+  // LaunchOptions::on_selected_ran with a copy of the trace less the cache model's part.
+  void PublishSelectedSteps();
 
   // ---- [SECTION] warp scheduler (warp_scheduler.cpp) ---------------------------------------
   void RunWarp(uint32_t first, uint32_t last);

@@ -522,6 +522,12 @@ void MemoryHierarchy::Barrier() { impl_->Barrier(); }
 void MemoryHierarchy::Finish(uint64_t shared_bytes) { impl_->Finish(shared_bytes); }
 void MemoryHierarchy::StopWhen(const std::atomic<bool>* cancel) { impl_->cancel = cancel; }
 void MemoryHierarchy::WhenTracedFinal(std::function<void()> then) { impl_->traced_final = std::move(then); }
+bool MemoryHierarchy::TracedFinalToCome() const {
+  const Impl& m = *impl_;
+  if (!m.fixed || !m.traced_final || m.traced_block < 0) return false;
+  const uint64_t waves = (m.shape.grid.Count() + m.residency.blocks_per_wave - 1) / m.residency.blocks_per_wave;
+  return WaveOfBlock(m.residency, uint64_t(m.traced_block)) + 1 < waves;
+}
 
 void CompleteL1Steps(Trace& trace) {
   auto& until = trace.caches.l1_events_until;

@@ -94,6 +94,10 @@ class MemoryHierarchy {
   // log are final then). Not when the traced block is in the last wave (Finish replays it: the
   // launch is done then) nor after a cancel.
   void WhenTracedFinal(std::function<void()> then);
+  // Whether WhenTracedFinal's call is still to come before the launch ends: once residency is
+  // known (a block after the first has begun), the traced block is in a wave before the last and
+  // that wave has not been replayed yet.
+  bool TracedFinalToCome() const;
 
  private:
   struct Impl;

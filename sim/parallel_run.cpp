@@ -159,6 +159,7 @@ ParallelRun::ParallelRun(EngineImpl& main, uint32_t threads) : main_(main) {
     o.threads = 1;
     o.before_launch = nullptr;
     o.on_selected_final = nullptr;
+    o.on_selected_ran = nullptr;
     w->engine = std::make_unique<EngineImpl>(std::move(o));
     w->engine->worker = true;
     w->site_map.clear();

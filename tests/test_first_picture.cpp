@@ -169,3 +169,51 @@ TEST(FirstPicture, NothingEarlyWhereTheBlockIsInTheLastWave) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(FirstPicture, TheBlocksStepsComeOnceItHasRunWithoutMarks) {
+  // shortcut/v0 at n=160 (100 blocks, 4 waves of 32 on 4 SMs): block 40's steps are final once it
+  // has run, and come once the block after it has too (residency known), 42 blocks done; its
+  // marks only after its wave, at 64.
+  sim::RunControl control;
+  kernels::RunRequest req;
+  req.n = 160;
+  req.seed = 11;
+  sim::LaunchOptions opts;
+  opts.selection = {Selection::Kind::Block, 40, 0};
+  opts.registers_per_thread = 32;
+  opts.device = &FourSms();
+  opts.control = &control;
+  std::vector<std::pair<std::string, uint64_t>> order;  // which came, at how many blocks done
+  sim::Trace steps;
+  opts.on_selected_ran = [&](sim::Trace t) {
+    order.push_back({"steps", control.blocks_done.load()});
+    steps = std::move(t);
+  };
+  opts.on_selected_final = [&](sim::Trace) { order.push_back({"marks", control.blocks_done.load()}); };
+  const auto full = kernels::Simulate(kernels::FindVariant("shortcut/v0"), req, opts).trace;
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0], std::make_pair(std::string("steps"), uint64_t(42)));
+  EXPECT_EQ(order[1], std::make_pair(std::string("marks"), uint64_t(64)));
+  // The steps are the whole launch's but for where the sectors came from, which they leave out:
+  // no cache model in the copy, and each caption is the full run's less its served-from part.
+  EXPECT_TRUE(steps.caches.device.empty());
+  ASSERT_EQ(steps.instructions.size(), full.instructions.size());
+  for (size_t i = 0; i < full.instructions.size(); ++i) {
+    sim::WarpInstruction unmarked = full.instructions[i];
+    unmarked.served = 0;
+    EXPECT_EQ(steps.instructions[i].served, 0u) << i;
+    EXPECT_EQ(steps.instructions[i].addr, full.instructions[i].addr) << i;
+    EXPECT_EQ(sim::Caption(steps.instructions[i]), sim::Caption(unmarked)) << i;
+  }
+  // No steps ahead where the marks come only with the launch's end (block 96: the last wave).
+  int ran = 0;
+  opts.selection = {Selection::Kind::Block, 96, 0};
+  opts.on_selected_ran = [&](sim::Trace) { ++ran; };
+  opts.on_selected_final = nullptr;
+  kernels::Simulate(kernels::FindVariant("shortcut/v0"), req, opts);
+  EXPECT_EQ(ran, 0);
+}
+
+}  // namespace

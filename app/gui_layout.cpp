@@ -149,8 +149,11 @@ void Gui::DrawWholeLaunch() {
     const SimProgress pr = worker_.Progress(i);
     const int pct = pr.blocks_total ? int(100 * pr.blocks_done / pr.blocks_total) : 0;
     char label[96];
-    std::snprintf(label, sizeof label, "%s: %d%% of %llu blocks%s", p.name.c_str(), pct,
-                  static_cast<unsigned long long>(pr.blocks_total), p.marks_pending ? "; marks after the wave" : "");
+    // The bar's label stays short (it is centred and clipped in a narrow panel); the marks to come
+    // get a line of their own.
+    if (p.marks_pending) ImGui::TextWrapped("%s: where each sector came from is drawn after the block's wave", p.name.c_str());
+    std::snprintf(label, sizeof label, "%s: %d%% of %llu blocks", p.name.c_str(), pct,
+                  static_cast<unsigned long long>(pr.blocks_total));
     ImGui::ProgressBar(float(pct) / 100.0f, ImVec2(std::max(ImGui::GetContentRegionAvail().x - 70 * scale_, 60 * scale_), 0), label);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s's whole launch is still being simulated. The block's steps and captions are final; where\n"

@@ -39,7 +39,7 @@ class SimBackend {
 
   template <class T>
   void Fill(dialect::Global<T> p, const std::vector<std::remove_const_t<T>>& host) {
-    std::memcpy(storage_[p.array()].data(), host.data(), host.size() * sizeof(T));
+    std::memcpy(BytesOf(p.array()).data(), host.data(), host.size() * sizeof(T));
   }
 
   template <class K, class... A> requires(!std::is_integral_v<K>)
@@ -55,7 +55,7 @@ class SimBackend {
 
   template <class T>
   std::vector<std::remove_const_t<T>> Download(dialect::Global<T> p) {
-    const auto& bytes = storage_[p.array()];
+    const auto& bytes = BytesOf(p.array());
     std::vector<std::remove_const_t<T>> v(bytes.size() / sizeof(T));
     std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
     return v;
@@ -67,10 +67,16 @@ class SimBackend {
   dialect::Global<T> Bind(std::string name, std::string type, std::vector<unsigned char>& bytes,
                           uint64_t count, uint64_t rows, uint64_t cols) {
     int id = engine_.BindGlobal(std::move(name), std::move(type), sizeof(T), count, rows, cols, bytes.data());
+    if (by_id_.size() <= size_t(id)) by_id_.resize(size_t(id) + 1, nullptr);
+    by_id_[size_t(id)] = &bytes;
     return dialect::Global<T>(reinterpret_cast<T*>(bytes.data()), id, engine_.Array(id).base, count);
   }
+  // An array's bytes by its id. Ids are the engine's, which numbers shared arrays too (a launch
+  // registers them), so a global bound after such a launch has an id past its place here.
+  std::vector<unsigned char>& BytesOf(int id) { return *by_id_.at(size_t(id)); }
   sim::Engine& engine_;
-  std::deque<std::vector<unsigned char>> storage_;  // indexed by array id
+  std::deque<std::vector<unsigned char>> storage_;     // in the order they were made
+  std::vector<std::vector<unsigned char>*> by_id_;     // by array id: into storage_, or null
 };
 
 }  // namespace ws::kernels

@@ -439,3 +439,23 @@ TEST(Dialect, AConditionInsideAStatementIssuesItsStoreOncePerWarp) {
     s.ExpectNoFindings();
   }
 }
+
+// Arrays bound after a launch that used shared memory: the launch's shared array took an id
+// (x 0, out 1, s 2), so the second launch's arrays are ids 3 and 4 while they are the back end's
+// third and fourth. Each launch's result is read from its own array: block b writes
+// x[256b] + x[256b + 255] of its own x.
+TEST(Dialect, ArraysBoundAfterALaunchWithSharedMemoryReadBackTheirOwnBytes) {
+  Sim s;
+  const auto x1 = ::ws::kernels::RandomFloats(512, 1), x2 = ::ws::kernels::RandomFloats(512, 2);
+  auto g1 = s.b.Upload<const float>("x1", "float", x1, 1, 512);
+  auto out1 = s.b.Alloc<float>("out1", "float", 2, 1, 2);
+  s.b.Launch(dim3(2), dim3(256), split::in_statement, g1, out1, 512);
+  auto g2 = s.b.Upload<const float>("x2", "float", std::vector<float>(512, 0.0f), 1, 512);
+  s.b.Fill(g2, x2);
+  auto out2 = s.b.Alloc<float>("out2", "float", 2, 1, 2);
+  s.b.Launch(dim3(2), dim3(256), split::in_statement, g2, out2, 512);
+  EXPECT_EQ(s.b.Download(out1), (std::vector<float>{x1[0] + x1[255], x1[256] + x1[511]}));
+  EXPECT_EQ(s.b.Download(out2), (std::vector<float>{x2[0] + x2[255], x2[256] + x2[511]}));
+  EXPECT_EQ(s.b.Download(g2), x2);
+  s.ExpectNoFindings();
+}

@@ -80,7 +80,7 @@ class SharedView {
     uint64_t off = offset_ + uint64_t(i.value) * kStride;
     if constexpr (std::rank_v<Sub> == 1) {
       if (slot_->generation != ::ws::sim::detail::Generation(*t_current))
-        ::ws::sim::detail::RegisterShared(*t_current, *slot_, i.loc, sizeof(E), count_, type_);
+        ::ws::sim::detail::RegisterShared(*t_current, *slot_, i.loc, sizeof(E), count_, type_, data_);
       return SharedRef<E>(data_, shadow_, slot_, off, count_, i.loc);
     } else {
       return SharedView<std::remove_extent_t<Sub>, E>(data_, shadow_, slot_, off, count_, type_);
@@ -183,7 +183,7 @@ class Shared<T*> {
         offset_(o.offset_) {}
   SharedRef<E, std::is_volatile_v<T>> operator[](Index i) const {
     if (slot_->generation != ::ws::sim::detail::Generation(*t_current))
-      ::ws::sim::detail::RegisterShared(*t_current, *slot_, i.loc, sizeof(E), count_, type_);
+      ::ws::sim::detail::RegisterShared(*t_current, *slot_, i.loc, sizeof(E), count_, type_, data_);
     return SharedRef<E, std::is_volatile_v<T>>(data_, shadow_, slot_, uint64_t(offset_ + i.value),
                                                count_, i.loc);
   }

@@ -282,8 +282,12 @@ struct SharedSlot {
   int array = -1;
   uint64_t base = 0;
 };
+// `data`: the array's storage in this thread (a __shared__ array is thread_local), zeroed as the
+// launch places the array, so that what a block reads before any block wrote it is the same
+// whichever thread runs it and whatever ran there before (a restarted parallel launch, a second
+// engine in the thread).
 void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
-                    uint32_t elem_bytes, uint64_t count, const char* type);
+                    uint32_t elem_bytes, uint64_t count, const char* type, void* data);
 uint64_t Generation(ThreadCtx& t);
 // The block's dynamic shared memory (extern __shared__): the launch's bytes, 16-byte aligned,
 // and one shadow word per byte (enough for any element type). RegisterDynamicShared gives an

@@ -3,6 +3,7 @@
 #include "sim/shared_memory.h"
 
 #include <cctype>
+#include <cstring>
 #include <mutex>
 
 #include "sim/engine_impl.h"
@@ -62,9 +63,10 @@ uint64_t Generation(ThreadCtx& t) { return t.engine->generation; }
 namespace {
 // Gives a shared array its place (`dynamic`: at the extern arrays' common address) and a name.
 void Register(ThreadCtx& t, SharedSlot& slot, std::source_location loc, uint32_t elem_bytes,
-              uint64_t count, const char* type, bool dynamic) {
+              uint64_t count, const char* type, bool dynamic, void* data) {
   EngineImpl& e = *t.engine;
   EngineSection section(t);
+  if (data) std::memset(data, 0, size_t(elem_bytes) * count);  // (dynamic bytes: zeroed at launch)
   if (e.worker) {
     // A worker's slot placed before (a launch restarted): its array as it was.
     if (auto it = e.slot_array.find(&slot); it != e.slot_array.end()) {
@@ -107,12 +109,12 @@ void Register(ThreadCtx& t, SharedSlot& slot, std::source_location loc, uint32_t
 }  // namespace
 
 void RegisterShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
-                    uint32_t elem_bytes, uint64_t count, const char* type) {
-  Register(t, slot, loc, elem_bytes, count, type, false);
+                    uint32_t elem_bytes, uint64_t count, const char* type, void* data) {
+  Register(t, slot, loc, elem_bytes, count, type, false, data);
 }
 void RegisterDynamicShared(ThreadCtx& t, SharedSlot& slot, std::source_location loc,
                            uint32_t elem_bytes, const char* type) {
-  Register(t, slot, loc, elem_bytes, t.engine->shared.dynamic_bytes() / elem_bytes, type, true);
+  Register(t, slot, loc, elem_bytes, t.engine->shared.dynamic_bytes() / elem_bytes, type, true, nullptr);
 }
 DynamicSharedArea DynamicShared(ThreadCtx& t) { return t.engine->shared.DynamicArea(); }
 

@@ -9,28 +9,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "visual/memory_plan_share.h"
 #include "visual/shown_step.h"
 
 namespace ws::visual {
-
-// Lets the two panes' memory views agree on one plan (same name, same slot and cell size): each
-// offers its arrays and room every frame; each plans with the union of the arrays and the
-// smallest room offered in this or the previous frame.
-class MemoryPlanShare {
- public:
-  void Offer(const std::string& pane, int frame, const std::vector<PlanArray>& arrays, float w, float h);
-  std::vector<PlanArray> Arrays(int frame) const;
-  float Width(int frame, float own) const;
-  float Height(int frame, float own) const;
-
- private:
-  struct Offered {
-    int frame = -10;
-    std::vector<PlanArray> arrays;
-    float w = 0, h = 0;
-  };
-  std::vector<std::pair<std::string, Offered>> offers_;  // by pane, in pane order
-};
 
 // The lanes of the shown instructions that touch each cell of array `array` (by cell index in `m`).
 // A cell more than one lane touches is one word read (or written) by many lanes: a broadcast within

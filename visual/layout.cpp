@@ -170,6 +170,15 @@ ArraySlot FillSlot(const PlanArray& planned, Rect label, Rect cells, float scale
     s.view.w = std::max(std::floor(s.view.w / s.cell + 1e-3f), 1.0f) * s.cell;
     s.view.h = std::max(std::floor(s.view.h / s.cell + 1e-3f), 1.0f) * s.cell;
   }
+  // A footprint as large as the array (a 32x32 tile read down a column at kLeastCell px) holds all
+  // of it: whole, and no overview of what is already in view.
+  if (s.view.w + 0.5f >= s.cell * float(a.shape.cols) && s.view.h + 0.5f >= s.cell * float(a.shape.rows)) {
+    s.whole = true;
+    s.overview = {};
+    s.label = label;
+    s.view.w = s.cell * float(a.shape.cols);
+    s.view.h = s.cell * float(a.shape.rows);
+  }
   return s;
 }
 

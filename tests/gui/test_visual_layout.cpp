@@ -308,6 +308,25 @@ TEST(Plan, APaddedTileIsWholeWhereItsCellsLoseAtMostAnEighth) {
   EXPECT_FLOAT_EQ(s[0].cell, 4.0f);
 }
 
+TEST(Plan, AFootprintAsLargeAsTheArrayIsTheArrayWholeWithoutAnOverview) {
+  // transpose's 32x32 tile read down a column (footprint 32 x 1) in 322 x 176 at scale 2 (40 px
+  // label, 16 px gap: 120 px for the cells). Whole it would be floor(120 / 32) = 3 px, below the
+  // least cell: the footprint's 32 rows at kLeastCell (4 px) run 8 px past the slot, and at 4 px
+  // they are every row and column of the tile (128 x 128). That is the tile whole: no overview
+  // beside it (there was one, 48 px wide, a miniature of what was already in view).
+  PlanArray tile{"tile", {32, 32}, true, 32};
+  tile.warp_cols = 1;
+  tile.tile = tile.step_touches = true;
+  const auto s = PlanMemoryView({tile}, Rect{0, 0, 322, 176}, 2.0f, 40.0f);
+  ASSERT_EQ(s.size(), 1u);
+  EXPECT_TRUE(s[0].whole);
+  EXPECT_FLOAT_EQ(s[0].cell, 4.0f);
+  EXPECT_FLOAT_EQ(s[0].overview.w, 0.0f);
+  EXPECT_FLOAT_EQ(s[0].view.w, 128.0f);
+  EXPECT_FLOAT_EQ(s[0].view.h, 128.0f);
+  EXPECT_FLOAT_EQ(s[0].label.w, 322.0f);
+}
+
 TEST(Plan, TheHallGivesTheRoomToWhatTheStepTouches) {
   // Presenter mode at the transpose tile's read: in and out (64x64) untouched by the step, the
   // tile (32x32) read down a column (footprint 32 x 1), in 340x314 at scale 1.4 (30 px labels,

@@ -181,6 +181,28 @@ TEST(LayoutRules, ArraysOfOneNameAreDrawnAlikeInAAndB) {
   Judge("alike_in_a_and_b", failed);
 }
 
+// An array drawn whole has no overview: a miniature of what is already in view takes its label
+// line's room (transpose's 32x32 tile at its column read, 1280x720 scale 2: 32 rows at 4 px, the
+// whole tile, with a 39 px overview at the end of its label).
+TEST(LayoutRules, AnArrayShownWholeHasNoOverview) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object()) continue;
+    for (const auto& p : s.layout["placed"]) {
+      if (p["kind"] != "grid") continue;
+      const Rect r = RectOf(p["rect"]);
+      const float cell = CellSize(p);
+      if (p["row0"] != 0 || p["col0"] != 0 || r.w + 0.5f < cell * p["cols"].get<float>() || r.h + 0.5f < cell * p["rows"].get<float>())
+        continue;
+      for (const auto& o : s.layout["placed"])
+        if (o["kind"] == "overview" && o["pane"] == p["pane"] && o["name"] == p["name"])
+          Fail(failed, s, p["pane"].get<std::string>() + " " + p["name"].get<std::string>() + ": whole at " + std::to_string(cell) +
+                              " px, with an overview");
+    }
+  }
+  Judge("whole_without_overview", failed);
+}
+
 // The bank view draws every lane of its tallest stack and all 32 banks, inside the pane's view,
 // never a "+N more": at the transpose tile's read ("transpose+tile") A's 32 lanes read one column
 // of the 32x32 tile, 32 words all in bank 0 (32 marks), and B's padded tile spreads them over the

@@ -198,7 +198,15 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
   bool known = rest.size() == 1 && rest[0]->label_w > 0;
   for (const PlanArray* l : labels) known = known && l->label_w > 0, labels_w += l->label_w + gap;
   labels_w = std::max(labels_w - gap, 0.0f);
-  const bool beside = !labels.empty() && known && rest[0]->label_w + gap + labels_w <= area.w;
+  // (and room for an overview at the end of the line, should the array be a region: as tall as
+  // the line and as wide as the array's shape makes it, FillSlot's rule)
+  float overview_w = 0;
+  if (known) {
+    const float side = std::max(label_h, 12.0f * scale), min_side = 12.0f * scale;
+    const GridShape s = rest[0]->shape;
+    overview_w = std::clamp(side * float(s.cols) / float(std::max<uint64_t>(s.rows, 1)), min_side, std::max(min_side, area.w * 0.3f)) + gap;
+  }
+  const bool beside = !labels.empty() && known && rest[0]->label_w + overview_w + gap + labels_w <= area.w;
   if (!beside) labels_w = 0;
   if (beside) {
     float x = area.x + area.w;

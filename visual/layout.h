@@ -85,8 +85,8 @@ struct PlanArray {
   uint64_t min_cols = 0;
   bool tile = false;        // a shared-memory array: whole wherever its cells can be kTileCell px
   bool step_touches = false;  // the step shown touches it: its footprint gets the room (presenter mode draws only these)
-  // The width its label needs, px (drawn: its name, type and shape; the hall's label of an array
-  // the step does not touch: its name). 0: not known (the hall's labels then take a line of their own).
+  // The least width its label needs, px: its name (a drawn array's label adds its type and shape
+  // where they fit). 0: not known (the hall's labels then take a line of their own).
   float label_w = 0;
 };
 struct ArraySlot {

@@ -231,9 +231,9 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
     if (Rewrappable(trace.arrays[i], m)) pa.min_cols = NarrowestRow(m);
     pa.tile = trace.arrays[i].space == sim::Space::Shared;
     pa.step_touches = !step.Empty();
-    // The hall's label of an array the step does not touch is its name; a drawn one's its name, type and shape.
-    if (hall && labels_beside)
-      pa.label_w = ImGui::CalcTextSize(pa.step_touches ? LabelWhat(trace.arrays[i], m).c_str() : trace.arrays[i].name.c_str()).x + 2.0f;
+    // The hall's label of an array the step does not touch is its name; a drawn one's is its name,
+    // type and shape where they fit, else its name (FitText below): the name is the least it needs.
+    if (hall && labels_beside) pa.label_w = ImGui::CalcTextSize(trace.arrays[i].name.c_str()).x + 2.0f;
     mine.push_back(pa);
   }
   std::vector<PlanArray> plan_arrays = mine;

@@ -35,6 +35,31 @@ TEST(LayoutRules, PresenterModeDrawsOnlyWhatTheStepTouches) {
   Judge("presenter_untouched", failed);
 }
 
+// At the transpose tile's read ("transpose+tile"), in every mode, the names of the arrays the step
+// does not touch (in, out) sit on the tile's label line, the line right above its cells, not on a
+// line of their own: at 1280x720 scale 2 they took a 40 px line and a 16 px gap above the tile,
+// whose 33 rows then got 4 px cells.
+TEST(LayoutRules, UntouchedNamesShareTheTilesLabelLine) {
+  std::map<std::string, std::string> failed;
+  for (const auto& s : Shots()) {
+    if (!s.layout.is_object() || s.family != "transpose+tile") continue;
+    std::ostringstream d;
+    for (const auto& g : s.layout["placed"]) {
+      if (g["kind"] != "grid" || g["name"] != "tile") continue;
+      const Rect tile = RectOf(g["rect"]);
+      for (const auto& l : s.layout["placed"]) {
+        if (l["kind"] != "label" || l["pane"] != g["pane"]) continue;
+        const Rect r = RectOf(l["rect"]);
+        if (r.y + r.h > tile.y + 0.5f || r.y < tile.y - 1.5f * r.h)
+          d << l["pane"].get<std::string>() << " " << l["name"].get<std::string>() << ": label at " << r.y << "-" << r.y + r.h
+            << ", the tile's cells from " << tile.y << "; ";
+      }
+    }
+    if (!d.str().empty()) failed[Key(s)] = d.str();
+  }
+  Judge("untouched_on_tile_line", failed);
+}
+
 // Presenter mode leaves no empty band: in each pane, the tallest stretch of its height that none of
 // its drawn items (cells, labels, lanes, banks, badge) nor its text reaches is at most kBandShare of
 // the pane. pairs v2 beside v2_diagonal at the broadcast ("pairs+broadcast", 1280x720) left 259 of

@@ -12,6 +12,7 @@
 #include "kernels/cuda_backend.h"
 #include "kernels/cuda_session.h"
 #include "kernels/declare.h"
+#include "kernels/family_run.h"
 #include "kernels/gpu_runner.h"
 
 namespace ws::kernels::cudak {

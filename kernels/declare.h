@@ -7,13 +7,16 @@
 // Each family's files are included inside a namespace named after its folder (`transpose`), so
 // two families may use the same names for their kernels, constants and run routines.
 //
-// kernels/transpose/naive.cuh ends with (b: Backend&, r: const RunRequest&; RunTranspose is the
-// family's run routine, in its family.inl):
+// kernels/transpose/naive.cuh ends with (b: Backend&, r: const RunRequest&):
 //
 //   WS_VARIANT(naive, .order = 2, .title = "Naive transpose",
 //              .watch = "Reads along rows, writes down columns: each store touches 32 sectors in 32 lines.") {
 //     return RunTranspose(b, r, transpose_naive_kernel, tile_dim, tile_dim, kOnePerElement);
 //   }
+//
+// RunTranspose is the family's, in its family.inl: it makes the inputs and names the grid, the
+// block and the reference, and hands them to RunVariant, the run routine every family shares
+// (kernels/family_run.h). tests/test_catalog_discovery.cpp checks that this example is the file's.
 #pragma once
 #include <algorithm>
 #include <string>

@@ -3,6 +3,7 @@
 #include "kernels/catalog.h"
 #include "kernels/common.h"
 #include "kernels/declare.h"
+#include "kernels/family_run.h"
 #include "kernels/sim_backend.h"
 
 namespace ws::kernels::simk {

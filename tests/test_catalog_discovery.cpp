@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -57,14 +58,30 @@ int Discover(const fs::path& root, std::string* log) {
              log);
 }
 
-// A family as README "Adding a kernel" describes it: family.inl with WS_FAMILY and the CPU
-// reference, a helper .cuh it includes, and one variant file.
+// A family as README "Adding a kernel" describes it: family.inl with WS_FAMILY, the CPU
+// reference and the family's run (RunVariant with what a run holds), a helper .cuh it includes,
+// and one variant file that hands its kernel to the family's run.
 void WriteThrowAwayFamily(const fs::path& root) {
   Write(root / "kernels/throwaway/family.inl", R"(// throwaway: written by a test.
 #include "kernels/throwaway/factor.cuh"
 WS_FAMILY(.order = 0, .title = "Throw-away family", .story = "Written by the discovery test.",
           .teaching_n = 1000, .timing_n = 1 << 20, .max_sim_n = 1 << 20, .size_meaning = "n floats",
           .work = [](double n) { return Work{8 * n, n, "products"}; });
+
+inline std::vector<float> Scaled(const std::vector<float>& in) {
+  std::vector<float> want(in);
+  for (auto& x : want) x *= kFactor;
+  return want;
+}
+
+// kernel(in, out, n), one element per thread.
+template <class K>
+Check RunScale(Backend& b, const RunRequest& r, K kernel) {
+  const auto host = RandomFloats(size_t(r.n), r.seed);
+  const dim3 grid(CeilDiv(r.n, 256));
+  return RunVariant(b, r, {256, 1, "one element per thread"}, grid, kernel, Input("in", host, 1, r.n),
+                    Output<float>("out", 1, r.n, Scaled(host)), r.n);
+}
 )");
   Write(root / "kernels/throwaway/factor.cuh", "// A helper, not a variant.\nconstexpr float kFactor = 2.0f;\n");
   Write(root / "kernels/throwaway/scale.cuh", R"(// throwaway/scale: out[i] = 2 in[i], one element per thread.
@@ -74,14 +91,7 @@ __global__ void scale(Global<const float> in, Global<float> out, int n) {
 }
 
 WS_VARIANT(scale, .order = 1, .title = "Scale by two", .watch = "One line per warp.") {
-  const auto host = RandomFloats(size_t(r.n), r.seed);
-  auto in = b.Upload<const float>("in", "float", host, 1, r.n);
-  auto out = b.Alloc<float>("out", "float", size_t(r.n), 1, r.n);
-  const dim3 grid(CeilDiv(r.n, 256)), block(256);
-  b.Launch(grid, block, scale, in, out, r.n);
-  std::vector<float> want(host);
-  for (auto& x : want) x *= kFactor;
-  return Compare(b.Download(out), want);
+  return RunScale(b, r, scale);
 }
 )");
 }
@@ -103,6 +113,7 @@ TEST(CatalogDiscovery, AFamilyInANewFolderIsFoundCompiledAndSimulated) {
 #include "kernels/catalog.h"
 #include "kernels/common.h"
 #include "kernels/declare.h"
+#include "kernels/family_run.h"
 #include "kernels/sim_backend.h"
 namespace ws::kernels::discovered {
 using namespace ::ws::dialect;
@@ -148,6 +159,72 @@ int main() {
   // (4 sectors); warp 31 reads elements 992-999, 32 bytes at byte 3968 = 124 * 32 (1 sector):
   // 31 * 4 + 1 = 125 sectors.
   EXPECT_NE(log.find("n 1000: passed, 32 loads, 125 sectors"), std::string::npos) << log;
+}
+
+// The lines of an example in `text`: from the line holding `first`, while lines start with
+// `prefix` and hold more than it, up to a closing ``` of Markdown; each without the prefix.
+std::vector<std::string> Example(const std::string& text, const std::string& first, const std::string& prefix) {
+  std::vector<std::string> lines, out;
+  std::stringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  size_t i = 0;
+  while (i < lines.size() && lines[i].find(first) == std::string::npos) ++i;
+  for (; i < lines.size() && lines[i].size() > prefix.size() && lines[i].compare(0, prefix.size(), prefix) == 0; ++i) {
+    if (lines[i].substr(prefix.size()).rfind("```", 0) == 0) break;
+    out.push_back(lines[i].substr(prefix.size()));
+  }
+  return out;
+}
+
+size_t Indent(const std::string& line) { return line.find_first_not_of(' '); }
+
+// Whether `file` holds the example's lines in a row, all indented by the same amount more.
+bool Holds(const std::string& file, const std::vector<std::string>& example) {
+  std::vector<std::string> lines;
+  std::stringstream in(file);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (size_t i = 0; i + example.size() <= lines.size(); ++i) {
+    if (lines[i].find(example[0].substr(Indent(example[0]))) == std::string::npos) continue;
+    if (Indent(lines[i]) < Indent(example[0])) continue;
+    const std::string more(Indent(lines[i]) - Indent(example[0]), ' ');
+    size_t k = 0;
+    while (k < example.size() && lines[i + k] == more + example[k]) ++k;
+    if (k == example.size()) return true;
+  }
+  return false;
+}
+
+std::string Joined(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const auto& l : lines) s += l + "\n";
+  return s;
+}
+
+// A run written as the examples show it compiles, because they are the catalog's own lines:
+// kernels/declare.h's and README's variant (transpose/naive.cuh), and kernels/family_run.h's and
+// README's family run (transpose/family.inl).
+TEST(CatalogDiscovery, TheExamplesOfAddingAKernelAreTheCatalogsOwnLines) {
+  const fs::path root(WS_SOURCE_DIR);
+  const std::string naive = Read(root / "kernels/transpose/naive.cuh");
+  const std::string family = Read(root / "kernels/transpose/family.inl");
+  const std::string readme = Read(root / "README.md");
+  struct Case {
+    std::string where;
+    std::vector<std::string> example;
+    const std::string& file;
+    size_t at_least;
+  };
+  const Case cases[] = {
+      {"kernels/declare.h", Example(Read(root / "kernels/declare.h"), "WS_VARIANT(naive", "//   "), naive, 4},
+      {"README.md (variant)", Example(readme, "   WS_VARIANT(naive", "   "), naive, 4},
+      {"kernels/family_run.h", Example(Read(root / "kernels/family_run.h"), "RandomFloats", "//   "), family, 4},
+      {"README.md (family)", Example(readme, "   Check RunTranspose(", "   "), family, 7},
+  };
+  for (const Case& c : cases) {
+    EXPECT_GE(c.example.size(), c.at_least) << c.where << ": example not found";
+    EXPECT_TRUE(Holds(c.file, c.example)) << c.where << "'s example is not in the file it quotes:\n"
+                                          << Joined(c.example);
+  }
 }
 
 TEST(CatalogDiscovery, AVariantWithoutItsFamilyFileIsRefused) {

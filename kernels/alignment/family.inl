@@ -14,28 +14,26 @@ WS_FAMILY(.order = 4, .title = "Alignment: a 32-byte struct in 4-byte or 16-byte
           // Each ray read whole and one float written for it.
           .work = [](double n) { return Work{n * (sizeof(RayState) + sizeof(float)), n, "rays"}; });
 
-// Runs kernel(rays, out, n), one ray per thread, on random rays and checks each sum against the CPU.
+// Runs kernel(rays, out, n), one ray per thread, on random rays and checks each sum against the
+// CPU's (the family's reference, computed as the rays are made).
 template <class K>
 Check RunAlignment(Backend& b, const RunRequest& r, K kernel) {
   const int n = r.n;
-  RequireBlock(r.block, kBlock, 1, "one ray per thread, 256 threads");
   const auto f = RandomFloats(size_t(n) * 7, r.seed);
   const auto ids = RandomInts(size_t(n), r.seed + 1, 1, 1 << 20);
-  std::vector<RayState> host(static_cast<size_t>(n));
-  std::vector<float> want(static_cast<size_t>(n));
+  std::vector<RayState> rays(static_cast<size_t>(n));
+  std::vector<float> sums(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const float* v = &f[size_t(i) * 7];
-    RayState& s = host[i];
+    RayState& s = rays[i];
     s.pos = make_float3(v[0], v[1], v[2]);
     s.dir = make_float3(v[3], v[4], v[5]);
     s.minDist = v[6];
     s.triangleID = ids[i];
-    want[i] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + float(ids[i]);
+    sums[i] = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + float(ids[i]);
   }
   // 1-D arrays: the view wraps them at 128-byte lines (four rays, or 32 floats, to a row).
-  auto rays = b.Upload<const RayState>("rays", "RayState", host, 1, n);
-  auto out = b.Alloc<float>("out", "float", size_t(n), 1, n);
-  const dim3 grid(CeilDiv(n, kBlock)), block(kBlock);
-  b.Launch(grid, block, kernel, rays, out, n);
-  return Compare(b.Download(out), want);
+  const dim3 grid(CeilDiv(n, kBlock));
+  return RunVariant(b, r, {kBlock, 1, "one ray per thread, 256 threads"}, grid, kernel,
+                    Input("rays", rays, 1, n, "RayState"), Output<float>("out", 1, n, sums), n);
 }

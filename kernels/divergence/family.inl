@@ -26,13 +26,12 @@ inline unsigned Blocks(int n) {
 template <class K>
 Check RunDivergence(Backend& b, const RunRequest& r, K kernel) {
   const int n = r.n;
-  RequireBlock(r.block, kBlock, 1, "the family's fixed grid-stride launch");
   auto host = RandomInts(size_t(n), r.seed, -1000, 1000);
   for (int i = 0; i < n; ++i) host[i] = 2 * host[i] + (i % 2);
-  auto array = b.Upload<int>("array", "int", host, 1, n);  // 1-D: the view wraps it at 128-byte lines
-  const dim3 grid(Blocks(n)), block(kBlock);
-  b.Launch(grid, block, kernel, array, n);
   std::vector<int> want(host);
   for (auto& v : want) v = v % 2 == 0 ? v * 2 : v / 2;
-  return Compare(b.Download(array), want);
+  const dim3 grid(Blocks(n));
+  // 1-D: the view wraps the array at 128-byte lines.
+  return RunVariant(b, r, {kBlock, 1, "the family's fixed grid-stride launch"}, grid, kernel,
+                    InPlace("array", host, 1, n, want), n);
 }

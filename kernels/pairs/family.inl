@@ -21,19 +21,12 @@ WS_FAMILY(.order = 2, .title = "All pairs: shared-memory tiling, broadcast, warp
 template <class K>
 Check RunPairs(Backend& b, const RunRequest& r, K kernel) {
   const int n = r.n;
-  RequireBlock(r.block, kIterations, 1, "one warp, one thread per element of the 32-element tile");
   const auto ha = RandomFloats(size_t(n), r.seed);
   const auto hb = RandomFloats(size_t(n), r.seed + 1);
-  auto a = b.Upload<const float>("a", "float", ha, 1, n);
-  auto bb = b.Upload<const float>("b", "float", hb, 1, n);
-  auto ans = b.Upload<float>("ans", "float", std::vector<float>{0.0f}, 1, 1);
-  const dim3 grid(CeilDiv(n, kIterations), CeilDiv(n, kIterations)), block(kIterations);
-  const size_t iters = kIterations, size = size_t(n);
-  b.Launch(grid, block, kernel, iters, size, a, bb, ans);
-
-  double want = 0;
+  const dim3 grid(CeilDiv(n, kIterations), CeilDiv(n, kIterations));
+  double sum = 0;
   for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) want += std::fabs(double(ha[i]) - double(hb[j]));
+    for (int j = 0; j < n; ++j) sum += std::fabs(double(ha[i]) - double(hb[j]));
   // The kernels add non-negative floats in an order the atomics decide. Summing m
   // non-negative terms in float, in any order, is off by at most (m - 1) * 2^-24 of the sum
   // (Higham, Accuracy and Stability of Numerical Algorithms, 4.2), plus 2^-24 per term for
@@ -42,5 +35,8 @@ Check RunPairs(Backend& b, const RunRequest& r, K kernel) {
   // 32 + 5 + grid threads.
   const double m = double(kIterations + 5) + double(grid.x) * grid.y * kIterations;
   const double tol = (m + 1) * std::ldexp(1.0, -24);
-  return Compare(b.Download(ans), std::vector<float>{float(want)}, tol);
+  const std::vector<float> zero{0.0f};
+  return RunVariant(b, r, {kIterations, 1, "one warp, one thread per element of the 32-element tile"}, grid, kernel,
+                    size_t(kIterations), size_t(n), Input("a", ha, 1, n), Input("b", hb, 1, n),
+                    InPlace("ans", zero, 1, 1, std::vector<float>{float(sum)}, tol));
 }

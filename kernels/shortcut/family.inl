@@ -37,38 +37,31 @@ inline std::vector<float> ShortcutReference(const std::vector<float>& d, int n) 
 
 inline std::vector<float> ShortcutInput(const RunRequest& r) { return RandomFloats(size_t(r.n) * r.n, r.seed); }
 
-// v0 and v1: one result per thread, the seed's 16x16 block; kernel(r, d, n).
+// v0 and v1: one result per thread in the seed's 16x16 block; v0_transposed uses the same launch.
+inline const BlockRule kOnePerThread{16, 16, "the seed's 16x16 block, one result per thread"};
+inline dim3 OnePerThreadGrid(int n) { return dim3(CeilDiv(n, 16), CeilDiv(n, 16)); }
+
+// kernel(r, d, n).
 template <class K>
 Check RunOnePerThread(Backend& b, const RunRequest& r, K kernel) {
   const int n = r.n;
-  RequireBlock(r.block, 16, 16, "the seed's 16x16 block, one result per thread");
   const auto host = ShortcutInput(r);
-  auto d = b.Upload<const float>("d", "float", host, n, n);
-  auto out = b.Alloc<float>("r", "float", size_t(n) * n, n, n);
-  const dim3 grid(CeilDiv(n, 16), CeilDiv(n, 16)), block(16, 16);
-  b.Launch(grid, block, kernel, out, d, n);
-  return Compare(b.Download(out), ShortcutReference(host, n));
+  return RunVariant(b, r, kOnePerThread, OnePerThreadGrid(n), kernel,
+                    Output<float>("r", n, n, [&] { return ShortcutReference(host, n); }), Input("d", host, n, n), n);
 }
 
-// v2 to v5: a tile x tile block of results per block, 8x8 per thread, from d and its transpose
-// t, both padded to nn, a multiple of the tile, with HUGE_VALF (which never wins a minimum).
-// Prepare uploads them; the variant launches; Finish checks r.
-struct Tiled {
-  int n = 0, nn = 0;
-  dim3 grid, block;
-  Global<const float> d{}, t{};
-  Global<float> out{};
-  bool rows_padded = false;  // r's rows are nn floats long (16-byte aligned for float4 stores)
-};
-
-inline Tiled PrepareTiled(Backend& b, const RunRequest& r, int tile, bool rows_padded) {
-  Tiled l;
-  l.n = r.n;
+// v2 to v5: kernel(r, d, t, n, nn) computes a tile x tile block of results per block, 8x8 per
+// thread, from d and its transpose t, both padded to nn, a multiple of the tile, with HUGE_VALF
+// (which never wins a minimum). The kernel takes r as OutElement (float, or float4 for 16-byte stores)
+// and d and t as InElement (const float or const float4); with rows_padded, r's rows are nn floats long,
+// so that each starts 16-byte aligned for float4 stores.
+template <class OutElement, class InElement, class K>
+Check RunTiled(Backend& b, const RunRequest& r, int tile, bool rows_padded, K kernel) {
   const unsigned threads = unsigned(tile / 8);
-  RequireBlock(r.block, threads, threads,
-               std::to_string(threads) + "x" + std::to_string(threads) + " threads, each computing 8x8 results of a " +
-                   std::to_string(tile) + "x" + std::to_string(tile) + " tile");
-  const int n = r.n, nn = (n + tile - 1) / tile * tile;
+  const std::string why = std::to_string(threads) + "x" + std::to_string(threads) +
+                          " threads, each computing 8x8 results of a " + std::to_string(tile) + "x" +
+                          std::to_string(tile) + " tile";
+  const int n = r.n, nn = (n + tile - 1) / tile * tile, row = rows_padded ? nn : n;
   const auto host = ShortcutInput(r);
   std::vector<float> pd(size_t(nn) * nn, HUGE_VALF), pt(size_t(nn) * nn, HUGE_VALF);
   for (int i = 0; i < n; ++i)
@@ -76,22 +69,8 @@ inline Tiled PrepareTiled(Backend& b, const RunRequest& r, int tile, bool rows_p
       pd[size_t(nn) * i + j] = host[size_t(n) * i + j];
       pt[size_t(nn) * j + i] = host[size_t(n) * i + j];
     }
-  l.nn = nn;
-  l.grid = dim3(nn / tile, nn / tile);
-  l.block = dim3(threads, threads);
-  l.d = b.Upload<const float>("d", "float", pd, nn, nn);
-  l.t = b.Upload<const float>("t", "float", pt, nn, nn);
-  l.rows_padded = rows_padded;
-  const int row = rows_padded ? nn : n;
-  l.out = b.Alloc<float>("r", "float", size_t(n) * row, n, row);
-  return l;
-}
-
-inline Check FinishTiled(Backend& b, const RunRequest& r, const Tiled& l) {
-  const auto got = b.Download(l.out);
-  std::vector<float> r_n(size_t(l.n) * l.n);
-  const int row = l.rows_padded ? l.nn : l.n;
-  for (int i = 0; i < l.n; ++i)
-    for (int j = 0; j < l.n; ++j) r_n[size_t(l.n) * i + j] = got[size_t(row) * i + j];
-  return Compare(r_n, ShortcutReference(ShortcutInput(r), l.n));
+  const dim3 grid(nn / tile, nn / tile);
+  return RunVariant(b, r, {threads, threads, why}, grid, kernel,
+                    As<OutElement>(Output<float>("r", n, row, [&] { return ShortcutReference(host, n); }).ComparingColumns(n)),
+                    As<InElement>(Input("d", pd, nn, nn)), As<InElement>(Input("t", pt, nn, nn)), n, nn);
 }

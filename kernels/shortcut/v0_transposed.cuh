@@ -20,15 +20,12 @@ WS_VARIANT(v0_transposed, .order = 2, .title = "V0 on a transposed copy (just as
            .watch = "Each thread now walks along rows of t, but the warp still reads 16 rows at once: "
                     "the access pattern of the warp is what counts.") {
   const int n = r.n;
-  RequireBlock(r.block, 16, 16, "the seed's 16x16 block, one result per thread");
   const auto host = ShortcutInput(r);
   std::vector<float> tr(size_t(n) * n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) tr[size_t(n) * j + i] = host[size_t(n) * i + j];
-  auto d = b.Upload<const float>("d", "float", host, n, n);
-  auto out = b.Alloc<float>("r", "float", size_t(n) * n, n, n);
-  auto t = b.Upload<const float>("t", "float", tr, n, n);
-  const dim3 grid(CeilDiv(n, 16), CeilDiv(n, 16)), block(16, 16);
-  b.Launch(grid, block, shortcut_v0_transposed, out, d, t, n);
-  return Compare(b.Download(out), ShortcutReference(host, n));
+  // t is made after r: the views list d, r, t.
+  return RunVariant(b, r, kOnePerThread, OnePerThreadGrid(n), shortcut_v0_transposed,
+                    Output<float>("r", n, n, [&] { return ShortcutReference(host, n); }), Input("d", host, n, n),
+                    Input("t", tr, n, n).AfterOutput(), n);
 }

@@ -46,7 +46,5 @@ __global__ void shortcut_v2(Global<float> r, Global<const float> d, Global<const
 WS_VARIANT(v2, .order = 4, .title = "V2: 8x8 results per thread in registers",
            .watch = "A 64x64 tile per block; per k each thread loads 8 floats of t and 8 of d, each used "
                     "8 times. Every float is broadcast to several lanes.") {
-  const Tiled l = PrepareTiled(b, r, 64, false);
-  b.Launch(l.grid, l.block, shortcut_v2, l.out, l.d, l.t, l.n, l.nn);
-  return FinishTiled(b, r, l);
+  return RunTiled<float, const float>(b, r, 64, false, shortcut_v2);
 }

@@ -50,8 +50,5 @@ __global__ void shortcut_v2_float4(Global<float> r, Global<const float4> d, Glob
 
 WS_VARIANT(v2_float4, .order = 5, .title = "V2 with float4 loads",
            .watch = "Each load brings 4 consecutive floats: a quarter of the load instructions.") {
-  const Tiled l = PrepareTiled(b, r, 64, false);
-  b.Launch(l.grid, l.block, shortcut_v2_float4, l.out, global_cast<const float4>(l.d), global_cast<const float4>(l.t),
-           l.n, l.nn);
-  return FinishTiled(b, r, l);
+  return RunTiled<float, const float4>(b, r, 64, false, shortcut_v2_float4);
 }

@@ -59,7 +59,5 @@ __global__ void shortcut_v3(Global<float> r, Global<const float> d, Global<const
 WS_VARIANT(v3, .order = 6, .title = "V3: shared memory, four k-steps per stage",
            .watch = "The block stages 4 rows of t and d in shared memory with coalesced loads; operands "
                     "come from shared memory as broadcasts.") {
-  const Tiled l = PrepareTiled(b, r, 64, false);
-  b.Launch(l.grid, l.block, shortcut_v3, l.out, l.d, l.t, l.n, l.nn);
-  return FinishTiled(b, r, l);
+  return RunTiled<float, const float>(b, r, 64, false, shortcut_v3);
 }

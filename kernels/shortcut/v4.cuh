@@ -65,8 +65,5 @@ __global__ void __launch_bounds__(8*8) shortcut_v4(Global<float4> r, Global<cons
 WS_VARIANT(v4, .order = 7, .title = "V4: float4 from global and shared, float4 stores",
            .watch = "One float4 load per thread and stage; shared reads and the stores are 16 bytes wide.") {
   // Rows of r padded to nn floats, so that every row starts 16-byte aligned.
-  const Tiled l = PrepareTiled(b, r, 64, true);
-  b.Launch(l.grid, l.block, shortcut_v4, global_cast<float4>(l.out), global_cast<const float4>(l.d),
-           global_cast<const float4>(l.t), l.n, l.nn);
-  return FinishTiled(b, r, l);
+  return RunTiled<float4, const float4>(b, r, 64, true, shortcut_v4);
 }

@@ -71,8 +71,5 @@ WS_VARIANT(v5, .order = 8, .title = "V5: 128x128 tiles, 8 k-steps per stage, nex
            .watch = "v4 with 256 threads per block: half the barriers per k-step, and the global loads "
                     "of the next stage overlap this stage's arithmetic.") {
   // 16x16 threads, 8x8 results each; rows of r padded as in v4.
-  const Tiled l = PrepareTiled(b, r, 128, true);
-  b.Launch(l.grid, l.block, shortcut_v5, global_cast<float4>(l.out), global_cast<const float4>(l.d),
-           global_cast<const float4>(l.t), l.n, l.nn);
-  return FinishTiled(b, r, l);
+  return RunTiled<float4, const float4>(b, r, 128, true, shortcut_v5);
 }

@@ -11,23 +11,24 @@ WS_FAMILY(.order = 5, .title = "Matrix transpose: coalescing and shared-memory b
           // Each float read once and written once.
           .work = [](double n) { return Work{2.0 * n * n * sizeof(float), 0, ""}; });
 
+// The family's CPU reference: the transpose of an n x n matrix, or (`copy`) the matrix itself.
+inline std::vector<float> Reference(const std::vector<float>& in, int n, bool copy) {
+  std::vector<float> want(size_t(n) * n);
+  for (int y = 0; y < n; ++y)
+    for (int x = 0; x < n; ++x) want[size_t(x) * n + y] = copy ? in[size_t(x) * n + y] : in[size_t(y) * n + x];
+  return want;
+}
+
 // Moves a random n x n matrix `in` to `out` with kernel(in, out, width, height) on a grid of
-// 32x32 tiles, block_x x block_y threads a block, and checks it against the CPU: the
-// transpose, or (`copy`) the matrix itself.
+// 32x32 tiles, block_x x block_y threads a block (`why` says why a variant needs its block).
 template <class K>
 Check RunTranspose(Backend& b, const RunRequest& r, K kernel, unsigned block_x, unsigned block_y, const char* why,
                    bool copy = false) {
   const int n = r.n;
-  RequireBlock(r.block, block_x, block_y, why);
-  const dim3 grid(CeilDiv(n, tile_dim), CeilDiv(n, tile_dim)), block(block_x, block_y);
   const auto host = RandomFloats(size_t(n) * n, r.seed);
-  auto in = b.Upload<const float>("in", "float", host, n, n);
-  auto out = b.Alloc<float>("out", "float", size_t(n) * n, n, n);
-  b.Launch(grid, block, kernel, in, out, n, n);
-  std::vector<float> want(size_t(n) * n);
-  for (int y = 0; y < n; ++y)
-    for (int x = 0; x < n; ++x) want[size_t(x) * n + y] = copy ? host[size_t(x) * n + y] : host[size_t(y) * n + x];
-  return Compare(b.Download(out), want);
+  const dim3 grid(CeilDiv(n, tile_dim), CeilDiv(n, tile_dim));
+  return RunVariant(b, r, {block_x, block_y, why}, grid, kernel, Input("in", host, n, n),
+                    Output<float>("out", n, n, [&] { return Reference(host, n, copy); }), n, n);
 }
 
 // The block of every variant but shared_rows: one thread per element of the tile.

@@ -19,11 +19,42 @@ void SmallSort(uint64_t* v, int n) {
   }
 }
 
-// The active lanes' addresses, ascending (repeats kept); returns how many.
+// The active lanes' addresses, ascending (repeats kept); returns how many. The lanes' order is
+// mostly a few ascending runs (a column: one; two half-warp rows, or the two halves of a 16-wide
+// block reading one column: two; a tile: a few), which are merged pairwise, one pass of at most 32
+// moves per halving of the runs, where insertion sort would move every lane of the second half
+// past the first's.
 int SortedActiveAddresses(const WarpInstruction& ins, uint64_t (&out)[kWarpSize]) {
-  int n = 0;
-  for (uint32_t m = ins.mask; m; m &= m - 1) out[n++] = ins.addr[__builtin_ctz(m)];
-  SmallSort(out, n);
+  int n = 0, runs = 0;
+  uint8_t end[kWarpSize + 1];  // where each ascending run ends
+  for (uint32_t m = ins.mask; m; m &= m - 1) {
+    const uint64_t a = ins.addr[__builtin_ctz(m)];
+    if (n > 0 && a < out[n - 1]) end[runs++] = uint8_t(n);
+    out[n++] = a;
+  }
+  if (n == 0) return 0;
+  end[runs++] = uint8_t(n);
+  if (runs > 8) {  // scattered: three merge passes or more; insertion sort is as quick there
+    SmallSort(out, n);
+    return n;
+  }
+  uint64_t tmp[kWarpSize];
+  uint64_t *src = out, *dst = tmp;
+  while (runs > 1) {
+    int merged = 0, from = 0;
+    for (int r = 0; r < runs; r += 2) {
+      const int mid = end[r], to = r + 1 < runs ? end[r + 1] : mid;
+      int i = from, j = mid, k = from;
+      while (i < mid && j < to) dst[k++] = src[j] < src[i] ? src[j++] : src[i++];
+      while (i < mid) dst[k++] = src[i++];
+      while (j < to) dst[k++] = src[j++];
+      end[merged++] = uint8_t(to);
+      from = to;
+    }
+    runs = merged;
+    std::swap(src, dst);
+  }
+  if (src != out) std::copy(src, src + n, out);
   return n;
 }
 
@@ -228,8 +259,10 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
   if (na > 0 && hi - base < 64) {
     uint64_t bits = 0;
     uint32_t bytes[64];  // per sector: the bytes asked for (the ideal)
+    bool spill = false;
     for (uint32_t m = ins.mask; m; m &= m - 1) {
       uint64_t a = ins.addr[__builtin_ctz(m)];
+      spill |= SectorIndex(a) != SectorIndex(a + w - 1);
       for (const uint64_t end = a + w; a < end; a = (a | (kSectorBytes - 1)) + 1)  // a piece may cross a sector
         AddPiece(bits, bytes, SectorIndex(a) - base, PieceBytes(a, uint32_t(end - a)));
     }
@@ -238,6 +271,9 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
     ins.sectors = uint16_t(sectors);
     ins.lines = uint16_t(lines);
     ins.ideal_sectors = Sectors16(MaskedBytes(bytes, bits));
+    // Without spill the window's bits are the sectors of the lanes' addresses, DistinctSectors'
+    // list (which counts a piece by the sector it starts in).
+    if (distinct && !spill) distinct->n = ListWindow(base, bits, distinct->s);
   } else {
     // The pieces by address: their sectors and lines counted as an interval union (a piece
     // covers at most two sectors; starts ascending, so nothing below the last counted one is new),
@@ -259,6 +295,13 @@ void Coalesce(WarpInstruction& ins, SectorList* distinct) {
     ins.sectors = uint16_t(sectors);
     ins.lines = uint16_t(lines);
     ins.ideal_sectors = Sectors16(bytes);
+    if (distinct) {
+      // DistinctSectors' list: the sectors the sorted addresses start in, each once.
+      int d = 0;
+      for (int i = 0; i < n; ++i)
+        if (d == 0 || SectorIndex(start[i]) != distinct->s[d - 1]) distinct->s[d++] = SectorIndex(start[i]);
+      distinct->n = d;
+    }
   }
   ins.l2_requests = 0;
   if (ins.op == Op::Atomic || ins.op == Op::Reduction) AtomicCost(ins);

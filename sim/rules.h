@@ -18,7 +18,8 @@ namespace ws::sim {
 // CompilerAggregates.
 // Fills sectors, lines, ideal_sectors, same_address_lanes and (atomics) l2_requests.
 // With `distinct`, also gives the distinct sectors (byte address / 32, ascending: what
-// DistinctSectors gives) when its common path found them anyway, else sets n to -1.
+// DistinctSectors gives), except where a piece within 2 KiB of the others crosses a sector
+// boundary (a misaligned access): n is -1 there.
 struct SectorList {
   uint64_t s[kWarpSize];
   int n = -1;

@@ -62,6 +62,27 @@ TEST(Coalesce, ListsTheDistinctSectorsItFinds) {
   }
 }
 
+// shortcut v0's x read: a 16x16 block's two half-warps read the same column, d[n*i + k] for 16
+// rows i, so lanes l and l + 16 share an address. 16 floats in 16 rows of 4096 bytes: 16 sectors
+// in 16 lines, ideal 64 bytes = 2 sectors, and the 16 sectors listed in address order.
+TEST(Coalesce, TwoHalfWarpsReadingOneColumnTouchSixteenSectors) {
+  auto ins = Global(0x100000, 4096);
+  for (int l = 16; l < 32; ++l) ins.addr[l] = ins.addr[l - 16];
+  SectorList got;
+  Coalesce(ins, &got);
+  EXPECT_EQ(ins.sectors, 16);
+  EXPECT_EQ(ins.lines, 16);
+  EXPECT_EQ(ins.ideal_sectors, 2);
+  ASSERT_EQ(got.n, 16);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(got.s[i], (0x100000u + 4096u * i) / 32) << i;
+  // The same column walked upward by the lanes: the same sectors, still ascending.
+  for (int l = 0; l < 32; ++l) ins.addr[l] = 0x100000 + 4096 * (15 - l % 16);
+  Coalesce(ins, &got);
+  EXPECT_EQ(ins.sectors, 16);
+  ASSERT_EQ(got.n, 16);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(got.s[i], (0x100000u + 4096u * i) / 32) << i;
+}
+
 TEST(Coalesce, ColumnOfFloatsTouchesOneSectorPerLane) {
   auto ins = Global(0x1000, 4 * 1000);  // stride of a 1000-float row
   Coalesce(ins);
@@ -435,15 +456,37 @@ TEST(Coalesce, EveryPathGivesTheIdealItsDefinitionGives) {
   auto next = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
   const uint8_t widths[] = {1, 2, 4, 8, 16};
   const uint64_t spans[] = {256, 2048, 8192, 65536};
-  for (int round = 0; round < 4000; ++round) {
+  for (int round = 0; round < 6000; ++round) {
     WarpInstruction ins;
     ins.width = widths[next() % 5];
     ins.mask = round % 3 == 0 ? ~0u : uint32_t(next()) | 1u;
     ins.op = round % 11 == 0 ? Op::Atomic : Op::Load;
     const uint64_t span = spans[next() % 4];
-    for (int l = 0; l < 32; ++l)
-      ins.addr[l] = l > 0 && next() % 4 == 0 ? ins.addr[next() % l] : 0x10000 + next() % span / ins.width * ins.width;
-    Coalesce(ins);
+    if (round % 5 == 4) {
+      // Strided runs, as blocks read columns and tiles: runs of 4, 8, 16 or 32 lanes, each run a
+      // stride of 4 B to 64 KiB up or down from a random start, some runs repeating the first.
+      const int run = 4 << (next() % 4);
+      const uint64_t stride = uint64_t(ins.width) << (next() % 15);
+      const bool down = next() % 2;
+      for (int l = 0; l < 32; l += run) {
+        const uint64_t start = l > 0 && next() % 2 ? ins.addr[0] : 0x10000 + next() % span / ins.width * ins.width;
+        for (int k = 0; k < run; ++k) ins.addr[l + k] = down ? start + stride * (run - 1 - k) : start + stride * k;
+      }
+    } else {
+      for (int l = 0; l < 32; ++l)
+        ins.addr[l] = l > 0 && next() % 4 == 0 ? ins.addr[next() % l] : 0x10000 + next() % span / ins.width * ins.width;
+    }
+    SectorList listed;
+    Coalesce(ins, &listed);
+    {
+      // The list, where given: the sectors the active lanes' addresses fall in, ascending, each once.
+      std::vector<uint64_t> starts;
+      for (int l = 0; l < 32; ++l)
+        if (ins.mask >> l & 1) starts.push_back(ins.addr[l] / 32);
+      std::sort(starts.begin(), starts.end());
+      starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+      if (listed.n >= 0) ASSERT_EQ(std::vector<uint64_t>(listed.s, listed.s + listed.n), starts) << "round " << round;
+    }
     const uint16_t want = uint16_t((DistinctBytes(ins) + 31) / 32);
     ASSERT_EQ(ins.ideal_sectors, want) << "round " << round;
     ASSERT_EQ(IdealSectors(ins), want) << "round " << round;

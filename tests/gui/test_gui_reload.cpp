@@ -41,9 +41,37 @@ void Write(const fs::path& p, const std::string& text) {
   fs::rename(tmp, p);  // as editors save: a new file under the old name
 }
 
-std::vector<std::string> Texts(const fs::path& layout) {
+// A folder of the test's own under WARPSCOPE_TEST_OUT ("NAME-PID"), created where it is missing.
+fs::path TestFolder(const std::string& name) {
+  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / (name + "-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+// `warpscope open FILE` in a 1280x720 window at `scale`, with `args` (what to write, when to quit).
+std::string Open(const fs::path& file, const std::string& scale, const std::string& args) {
+  return std::string(WARPSCOPE_BINARY) + " open " + file.string() + " --no-settings --size 1280x720 --scale " + scale +
+         " " + args + " 2>&1";
+}
+
+// Runs `cmd` to its end: its output in *out, its status as pclose gives it (-1: it did not start).
+int RunToEnd(const std::string& cmd, std::string* out) {
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  char line[4096];
+  while (fgets(line, sizeof line, p)) *out += line;
+  return pclose(p);
+}
+
+bool ExitedZero(int status) { return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+nlohmann::json Layout(const fs::path& layout) {
   std::ifstream in(layout);
-  const auto j = nlohmann::json::parse(in);
+  return nlohmann::json::parse(in);
+}
+
+std::vector<std::string> Texts(const fs::path& layout) {
+  const nlohmann::json j = Layout(layout);
   std::vector<std::string> out;
   for (const auto& t : j["text"]) out.push_back(t["text"].get<std::string>());
   return out;
@@ -58,13 +86,11 @@ bool Has(const std::vector<std::string>& texts, const std::string& s) {
 }  // namespace
 
 TEST(GuiReload, SavedFileReloadsInPlaceKeepingTheStepAndErrorsKeepTheLastGoodBuild) {
-  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / ("reload-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = TestFolder("reload");
   const fs::path file = dir / "sum4.cu", layout = dir / "layout.json", shot = dir / "shot.png";
   Write(file, Sum4(1));
-  const std::string cmd = std::string(WARPSCOPE_BINARY) + " open " + file.string() +
-                          " --no-settings --size 1280x720 --scale 1 --step 2 --wait-reload 120 --screenshot " +
-                          shot.string() + " --layout-out " + layout.string() + " --quit 2>&1";
+  const std::string cmd = Open(file, "1", "--step 2 --wait-reload 120 --screenshot " + shot.string() + " --layout-out " +
+                                              layout.string() + " --quit");
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;
@@ -84,8 +110,7 @@ TEST(GuiReload, SavedFileReloadsInPlaceKeepingTheStepAndErrorsKeepTheLastGoodBui
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a new modification time on coarse clocks
   Write(file, Sum4(4));
   while (fgets(line, sizeof line, p)) out += line;
-  const int status = pclose(p);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  ASSERT_TRUE(ExitedZero(pclose(p))) << out;
   EXPECT_NE(out.find("new picture"), std::string::npos) << out;
   const auto texts = Texts(layout);
   // The step stays where it was (the third of five instructions), now with the new pattern:
@@ -100,23 +125,16 @@ TEST(GuiReload, SavedFileReloadsInPlaceKeepingTheStepAndErrorsKeepTheLastGoodBui
 // A file whose process dies (abort() in its description) is an error in the window, which stays:
 // the scripted run takes its picture instead of waiting out its deadline, and exits 0.
 TEST(GuiReload, AFileWhoseProcessDiesIsAnErrorInTheWindow) {
-  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / ("dies-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = TestFolder("dies");
   const fs::path file = dir / "sum4.cu", layout = dir / "layout.json", shot = dir / "shot.png";
   std::string text = Sum4(1);
   const std::string launch = "sum4, y, x, k.n);\n";
   text.insert(text.find(launch) + launch.size(), "  abort();\n");  // line 13
   Write(file, text);
-  const std::string cmd = std::string(WARPSCOPE_BINARY) + " open " + file.string() +
-                          " --no-settings --size 1280x720 --scale 1 --screenshot " + shot.string() +
-                          " --layout-out " + layout.string() + " --quit 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
   std::string out;
-  char line[4096];
-  while (fgets(line, sizeof line, p)) out += line;
-  const int status = pclose(p);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
+  const int status =
+      RunToEnd(Open(file, "1", "--screenshot " + shot.string() + " --layout-out " + layout.string() + " --quit"), &out);
+  ASSERT_TRUE(ExitedZero(status)) << out;
   EXPECT_TRUE(fs::exists(shot)) << out;
   const auto texts = Texts(layout);
   EXPECT_TRUE(Has(texts, "abort() was called at line 13")) << out;
@@ -128,8 +146,7 @@ TEST(GuiReload, AFileWhoseProcessDiesIsAnErrorInTheWindow) {
 // (35 characters) was cut to "Strided copies, o" by the box's 140 px of a catalog family name,
 // at 1280x720 scale 1 and 2. (The box is as wide as its label now, within the toolbar's row.)
 TEST(GuiReload, AFilesTitleIsWholeInTheFamilyBox) {
-  const fs::path dir = fs::path(WARPSCOPE_TEST_OUT) / ("title-" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = TestFolder("title");
   const fs::path file = dir / "sum4.cu";
   const std::string title = "Strided copies, one stride a lesson";
   std::string text = Sum4(1);
@@ -137,17 +154,11 @@ TEST(GuiReload, AFilesTitleIsWholeInTheFamilyBox) {
   Write(file, text);
   for (const char* scale : {"1", "2"}) {
     const fs::path layout = dir / (std::string("layout_") + scale + ".json"), shot = dir / (std::string("shot_") + scale + ".png");
-    const std::string cmd = std::string(WARPSCOPE_BINARY) + " open " + file.string() + " --no-settings --size 1280x720 --scale " +
-                            scale + " --screenshot " + shot.string() + " --layout-out " + layout.string() + " --quit 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    ASSERT_NE(p, nullptr);
     std::string out;
-    char line[4096];
-    while (fgets(line, sizeof line, p)) out += line;
-    const int status = pclose(p);
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
-    std::ifstream in(layout);
-    const auto j = nlohmann::json::parse(in);
+    const int status =
+        RunToEnd(Open(file, scale, "--screenshot " + shot.string() + " --layout-out " + layout.string() + " --quit"), &out);
+    ASSERT_TRUE(ExitedZero(status)) << out;
+    const nlohmann::json j = Layout(layout);
     bool whole = false;
     std::string seen;
     for (const auto& t : j["text"]) {

@@ -110,16 +110,23 @@ const std::vector<Shot>& Shots() {
   return shots;
 }
 
-void Judge(const std::string& check, const std::map<std::string, std::string>& failed) {
+void Judge(const std::string& check, const Failures& failed) {
   for (const auto& [key, details] : failed) ADD_FAILURE() << check << " " << key << ": " << details;
   std::printf("%s: %zu configurations fail\n", check.c_str(), failed.size());
 }
 
 std::string Key(const Shot& s) { return s.family + " " + s.config.Name(); }
 
-void Fail(std::map<std::string, std::string>& failed, const Shot& s, const std::string& what) {
+void Fail(Failures& failed, const Shot& s, const std::string& what) {
   auto& all = failed[Key(s)];
   all += (all.empty() ? "" : "; ") + what;
+}
+
+const nlohmann::json* GridOf(const nlohmann::json& layout, const nlohmann::json& pane, const nlohmann::json& array) {
+  const nlohmann::json* grid = nullptr;  // the last one, should a pane draw two
+  for (const auto& p : layout["placed"])
+    if (p["kind"] == "grid" && p["pane"] == pane && p["name"] == array) grid = &p;
+  return grid;
 }
 
 bool IsPane(const std::string& window) {

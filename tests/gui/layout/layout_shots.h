@@ -3,8 +3,9 @@
 // warpscope with --layout-out at 1280x720 and 1920x1080, UI scales 1 and 2, in the normal layout
 // and in presenter mode. Shots() takes them once per run of ws_gui_layout_tests, whichever rule
 // asks first; each test_*.cpp beside this file holds the rules of one concern. A rule is a
-// TEST(LayoutRules, TheRule) that walks Shots(), adds what fails with Fail(failed, shot, ...) and
-// ends in Judge("rule", failed); a new concern is a new test_<concern>.cpp here (CMake finds it).
+// TEST(LayoutRules, TheRule) whose JudgeEveryLayout("rule", ...) looks at each shot's layout and
+// adds what fails with Fail(failed, shot, ...); a new concern is a new test_<concern>.cpp here
+// (CMake finds it).
 #pragma once
 
 #include <map>
@@ -40,14 +41,30 @@ struct Shot {
 // Every family's default pair in every configuration (taken on the first call, two processes at a time).
 const std::vector<Shot>& Shots();
 
+// What a rule found wrong: "family config" (Key) -> details.
+using Failures = std::map<std::string, std::string>;
+
 // Every check must hold in every configuration: what failed (key "family config" -> details).
-void Judge(const std::string& check, const std::map<std::string, std::string>& failed);
+void Judge(const std::string& check, const Failures& failed);
+
+// The loop every rule shares: rule(shot, failed) on each shot that wrote a layout (a shot that
+// wrote none fails EveryConfigurationProducedALayout), then Judge(check, failed).
+template <class Rule>
+void JudgeEveryLayout(const std::string& check, Rule rule) {
+  Failures failed;
+  for (const Shot& s : Shots())
+    if (s.layout.is_object()) rule(s, failed);
+  Judge(check, failed);
+}
 
 // "family config", the key a rule's failures are listed under.
 std::string Key(const Shot& s);
 
 // Adds `what` to shot s's failures in `failed` (under Key(s), joined by "; ").
-void Fail(std::map<std::string, std::string>& failed, const Shot& s, const std::string& what);
+void Fail(Failures& failed, const Shot& s, const std::string& what);
+
+// The grid a pane draws of an array in a layout (null where it draws none).
+const nlohmann::json* GridOf(const nlohmann::json& layout, const nlohmann::json& pane, const nlohmann::json& array);
 
 // Whether a window of the layout ("warpscope##root/pane_1A2B3C4D") is a pane, not a child of one.
 bool IsPane(const std::string& window);

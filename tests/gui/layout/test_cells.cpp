@@ -24,13 +24,9 @@ namespace {
 float CellTarget(const Config& c) { return c.w == 1280 && c.scale == 1 && !c.present ? 10 : 0; }
 
 TEST(LayoutRules, TouchedCellsMeetTheSizeTargets) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("cell_size", [](const Shot& s, Failures& failed) {
     for (const auto& cur : s.layout["current"]) {
-      const nlohmann::json* grid = nullptr;
-      for (const auto& p : s.layout["placed"])
-        if (p["kind"] == "grid" && p["pane"] == cur["pane"] && p["name"] == cur["array"]) grid = &p;
+      const nlohmann::json* grid = GridOf(s.layout, cur["pane"], cur["array"]);
       std::ostringstream d;
       if (!grid) {
         d << cur["pane"].get<std::string>() << " " << cur["array"].get<std::string>() << ": no grid drawn";
@@ -51,20 +47,15 @@ TEST(LayoutRules, TouchedCellsMeetTheSizeTargets) {
       }
       Fail(failed, s, d.str());
     }
-  }
-  Judge("cell_size", failed);
+  });
 }
 
 // The array the step touches is in sight: the first row of its cells lies inside the visible part
 // of its pane (a pane too short for all its views scrolls to it), not below the fold.
 TEST(LayoutRules, TheArrayTheStepTouchesIsInSight) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("array_in_sight", [](const Shot& s, Failures& failed) {
     for (const auto& cur : s.layout["current"]) {
-      const nlohmann::json* grid = nullptr;
-      for (const auto& p : s.layout["placed"])
-        if (p["kind"] == "grid" && p["pane"] == cur["pane"] && p["name"] == cur["array"]) grid = &p;
+      const nlohmann::json* grid = GridOf(s.layout, cur["pane"], cur["array"]);
       if (!grid) continue;  // TouchedCellsMeetTheSizeTargets says so
       const Rect g = RectOf((*grid)["rect"]);
       const float first_row_bottom = g.y + std::min(g.h, CellSize(*grid));
@@ -80,17 +71,14 @@ TEST(LayoutRules, TheArrayTheStepTouchesIsInSight) {
         Fail(failed, s, d.str());
       }
     }
-  }
-  Judge("array_in_sight", failed);
+  });
 }
 
 // Every cell the step touches is in view, and every 128-byte line it touches in a global array is
 // whole: a region of an array too large to draw whole holds the whole footprint of the step (a
 // warp's 32 consecutive floats are one row of 32 cells), not a part of it cut by the slot's edge.
 TEST(LayoutRules, EveryCellTheStepTouchesIsInView) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("touched_in_view", [](const Shot& s, Failures& failed) {
     for (const auto& p : s.layout["placed"]) {
       if (p["kind"] != "grid" || !p.contains("touched")) continue;
       const Rect r = RectOf(p["rect"]);
@@ -108,8 +96,7 @@ TEST(LayoutRules, EveryCellTheStepTouchesIsInView) {
         << col0 + cols - 1 << " (" << cell << " px cells)";
       Fail(failed, s, d.str());
     }
-  }
-  Judge("touched_in_view", failed);
+  });
 }
 
 // The L1 cache tab ("FAMILY+l1" and "FAMILY+l1block" shots, steps that read global memory):
@@ -118,10 +105,9 @@ TEST(LayoutRules, EveryCellTheStepTouchesIsInView) {
 // and the sets its step touches drawn, inside the window, the sets' slots at least 16 px tall
 // (issue 24: a hall reads them at 1280x720 and 1920x1080).
 TEST(LayoutRules, L1ViewShowsEachPanesCacheInsideTheWindow) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
+  JudgeEveryLayout("l1_view", [](const Shot& s, Failures& failed) {
     const bool l1 = s.family.find("+l1") != std::string::npos;
-    if (!s.layout.is_object() || !l1 || float(s.config.w) < 700.0f * s.layout["scale"].get<float>()) continue;
+    if (!l1 || float(s.config.w) < 700.0f * s.layout["scale"].get<float>()) return;
     std::set<std::string> panes;
     for (const auto& p : s.layout["placed"])
       if (p["kind"] == "grid") panes.insert(p["pane"].get<std::string>());
@@ -145,16 +131,13 @@ TEST(LayoutRules, L1ViewShowsEachPanesCacheInsideTheWindow) {
         Fail(failed, s, d.str());
       }
     }
-  }
-  Judge("l1_view", failed);
+  });
 }
 
 // An array of the same name has the same cell size and rectangle in A and B, and an array cut to a
 // region has its overview (formerly gui_pixels' DefaultPairsDrawLegibleCellsAlikeInAAndB).
 TEST(LayoutRules, ArraysOfOneNameAreDrawnAlikeInAAndB) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("alike_in_a_and_b", [](const Shot& s, Failures& failed) {
     std::ostringstream d;
     for (const auto& p : s.layout["placed"]) {
       if (p["kind"] != "grid") continue;
@@ -177,17 +160,14 @@ TEST(LayoutRules, ArraysOfOneNameAreDrawnAlikeInAAndB) {
       }
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("alike_in_a_and_b", failed);
+  });
 }
 
 // An array drawn whole has no overview: a miniature of what is already in view takes its label
 // line's room (transpose's 32x32 tile at its column read, 1280x720 scale 2: 32 rows at 4 px, the
 // whole tile, with a 39 px overview at the end of its label).
 TEST(LayoutRules, AnArrayShownWholeHasNoOverview) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("whole_without_overview", [](const Shot& s, Failures& failed) {
     for (const auto& p : s.layout["placed"]) {
       if (p["kind"] != "grid") continue;
       const Rect r = RectOf(p["rect"]);
@@ -199,8 +179,7 @@ TEST(LayoutRules, AnArrayShownWholeHasNoOverview) {
           Fail(failed, s, p["pane"].get<std::string>() + " " + p["name"].get<std::string>() + ": whole at " + std::to_string(cell) +
                               " px, with an overview");
     }
-  }
-  Judge("whole_without_overview", failed);
+  });
 }
 
 // The bank view draws every lane of its tallest stack and all 32 banks, inside the pane's view,
@@ -210,9 +189,7 @@ TEST(LayoutRules, AnArrayShownWholeHasNoOverview) {
 // _b[0]: one stack of 32 marks in bank 0, marked free; v2_diagonal's read _b[(32 + l) % 32], one
 // word in each bank.
 TEST(LayoutRules, TheBankViewDrawsEveryLaneOfItsTallestStack) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("bank_stack", [](const Shot& s, Failures& failed) {
     std::ostringstream d;
     for (const auto& p : s.layout["placed"]) {
       if (p["kind"] == "banks_more") d << "a summary row \"" << p["name"].get<std::string>() << "\"; ";
@@ -256,22 +233,18 @@ TEST(LayoutRules, TheBankViewDrawsEveryLaneOfItsTallestStack) {
       }
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("bank_stack", failed);
+  });
 }
 
 // A shared tile the step touches is drawn whole, not a region of it: transpose's 32x32 tile (33x32
 // padded) at its column read and pairs' 32-float _b, every cell in view from (0, 0).
 TEST(LayoutRules, TheSharedTileTheStepTouchesIsWhole) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object() || (s.family != "transpose+tile" && s.family != "pairs+broadcast")) continue;
+  JudgeEveryLayout("tile_whole", [](const Shot& s, Failures& failed) {
+    if (s.family != "transpose+tile" && s.family != "pairs+broadcast") return;
     const std::string tile = s.family == "transpose+tile" ? "tile" : "_b";
     std::ostringstream d;
     for (const std::string pane : {"A", "B"}) {
-      const nlohmann::json* g = nullptr;
-      for (const auto& p : s.layout["placed"])
-        if (p["kind"] == "grid" && p["pane"] == pane && p["name"] == tile) g = &p;
+      const nlohmann::json* g = GridOf(s.layout, pane, tile);
       if (!g) {
         d << pane << ": no grid of " << tile << "; ";
         continue;
@@ -287,8 +260,7 @@ TEST(LayoutRules, TheSharedTileTheStepTouchesIsWhole) {
           << r.w << "x" << r.h << " px at " << cell << " px; ";
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("tile_whole", failed);
+  });
 }
 
 
@@ -304,9 +276,7 @@ TEST(LayoutRules, TheSharedTileTheStepTouchesIsWhole) {
 // 527).
 constexpr float kBankLeast = 32 * 4.0f, kBesideGap = 16.0f, kSpare = 4.0f;
 TEST(LayoutRules, ASharedTileIsAtLeast16PxWhereThePanesHaveTheRoom) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("tile_16px", [](const Shot& s, Failures& failed) {
     struct Tile {
       uint64_t rows = 0, cols = 0;
       float room_w = 1e9f, room_h = 1e9f, cell = 1e9f;
@@ -353,8 +323,7 @@ TEST(LayoutRules, ASharedTileIsAtLeast16PxWhereThePanesHaveTheRoom) {
         << t.room_h << " px holds " << kTileCell << " px";
       Fail(failed, s, d.str());
     }
-  }
-  Judge("tile_16px", failed);
+  });
 }
 
 
@@ -365,18 +334,16 @@ TEST(LayoutRules, ASharedTileIsAtLeast16PxWhereThePanesHaveTheRoom) {
 // (or a, b) and the tile left them: marks of 3.1 to 3.8 px.
 constexpr float kReadableMark = 8.0f;
 TEST(LayoutRules, AtScale1ATallBankStackHasReadableMarks) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object() || s.config.scale != 1 || s.config.present) continue;
-    if (s.family != "transpose+tile" && s.family != "pairs+broadcast") continue;
+  JudgeEveryLayout("bank_marks", [](const Shot& s, Failures& failed) {
+    if (s.config.scale != 1 || s.config.present) return;
+    if (s.family != "transpose+tile" && s.family != "pairs+broadcast") return;
     for (const auto& p : s.layout["placed"]) {
       if (p["kind"] != "banks" || p["rows"].get<int>() < 32 || p["slot_h"].get<float>() >= kReadableMark) continue;
       std::ostringstream d;
       d << p["pane"].get<std::string>() << ": " << p["rows"].get<int>() << " marks of " << p["slot_h"].get<float>() << " px";
       Fail(failed, s, d.str());
     }
-  }
-  Judge("bank_marks", failed);
+  });
 }
 
 }  // namespace

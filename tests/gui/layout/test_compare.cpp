@@ -28,12 +28,10 @@ std::string FrameText(const Shot& s) {
 // the same steps in the normal layout and in presenter mode, and says each focused step the same
 // way, from 0 ("step 2 (0-3)": the timeline's slider, presenter mode's status line).
 TEST(LayoutRules, StepNumbersAreTheSameInEveryMode) {
-  std::map<std::string, std::string> failed;
   std::map<std::string, const Shot*> normal;
   for (const auto& s : Shots())
     if (s.layout.is_object() && !s.config.present) normal[s.family + " " + Config{s.config.w, s.config.h, s.config.scale, false}.Name()] = &s;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("step_numbers", [&](const Shot& s, Failures& failed) {
     std::ostringstream d;
     const std::string text = FrameText(s);
     for (const auto& p : s.layout["panes"]) {
@@ -51,8 +49,7 @@ TEST(LayoutRules, StepNumbersAreTheSameInEveryMode) {
         d << "presenter " << s.layout["panes"].dump() << " vs normal " << n->second->layout["panes"].dump() << "; ";
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("step_numbers", failed);
+  });
 }
 
 // Pairs that mean something: with two panes the follow mode is recorded and said on screen; where
@@ -60,9 +57,8 @@ TEST(LayoutRules, StepNumbersAreTheSameInEveryMode) {
 // array name); and pairs v1 at its atomic (step 64: 32 loads each of a and b, then the atomicAdd,
 // a reduction) has v3's atomic beside it (step 66: v3 first copies b into the tile, 2 steps).
 TEST(LayoutRules, BFollowsAByRoleWhereTheRolesMatch) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object() || s.layout["panes"].size() != 2) continue;
+  JudgeEveryLayout("follow_by_role", [](const Shot& s, Failures& failed) {
+    if (s.layout["panes"].size() != 2) return;
     std::ostringstream d;
     const auto& f = s.layout["follow"];
     const auto& a = s.layout["panes"][0];
@@ -84,8 +80,7 @@ TEST(LayoutRules, BFollowsAByRoleWhereTheRolesMatch) {
         (mode != "role" || a["step"] != 64 || b["step"] != 66 || a["role"] != "red.global ans" || b["role"] != "red.global ans"))
       d << "A " << a.dump() << ", B " << b.dump() << "; ";
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("follow_by_role", failed);
+  });
 }
 
 }  // namespace

@@ -18,9 +18,8 @@ namespace {
 // Presenter mode gives the room to what the step touches: an array neither pane's step touches is
 // a label (no grid, no overview), and every array a step touches is a grid.
 TEST(LayoutRules, PresenterModeDrawsOnlyWhatTheStepTouches) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object() || !s.config.present) continue;
+  JudgeEveryLayout("presenter_untouched", [](const Shot& s, Failures& failed) {
+    if (!s.config.present) return;
     std::set<std::string> current;
     for (const auto& c : s.layout["current"]) current.insert(c["array"].get<std::string>());
     std::ostringstream d;
@@ -31,8 +30,7 @@ TEST(LayoutRules, PresenterModeDrawsOnlyWhatTheStepTouches) {
       if (p["kind"] == "label" && current.count(name)) d << p["pane"].get<std::string>() << " " << name << ": a label, yet touched; ";
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("presenter_untouched", failed);
+  });
 }
 
 // At the transpose tile's read ("transpose+tile"), in every mode, the names of the arrays the step
@@ -40,9 +38,8 @@ TEST(LayoutRules, PresenterModeDrawsOnlyWhatTheStepTouches) {
 // line of their own: at 1280x720 scale 2 they took a 40 px line and a 16 px gap above the tile,
 // whose 33 rows then got 4 px cells.
 TEST(LayoutRules, UntouchedNamesShareTheTilesLabelLine) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object() || s.family != "transpose+tile") continue;
+  JudgeEveryLayout("untouched_on_tile_line", [](const Shot& s, Failures& failed) {
+    if (s.family != "transpose+tile") return;
     std::ostringstream d;
     for (const auto& g : s.layout["placed"]) {
       if (g["kind"] != "grid" || g["name"] != "tile") continue;
@@ -56,8 +53,7 @@ TEST(LayoutRules, UntouchedNamesShareTheTilesLabelLine) {
       }
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("untouched_on_tile_line", failed);
+  });
 }
 
 // Presenter mode leaves no empty band: in each pane, the tallest stretch of its height that none of
@@ -71,9 +67,8 @@ TEST(LayoutRules, UntouchedNamesShareTheTilesLabelLine) {
 // rows of half a line would cut the line the warp reads.)
 constexpr float kBandShare = 0.28f;  // at most 26.8 % is left on the shots now (pairs at 1280x720: b, 8 rows of 18 px, whole)
 TEST(LayoutRules, PresenterModeLeavesNoEmptyBand) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object() || !s.config.present) continue;
+  JudgeEveryLayout("presenter_band", [](const Shot& s, Failures& failed) {
+    if (!s.config.present) return;
     std::ostringstream d;
     for (const auto& w : s.layout["windows"]) {
       const std::string name = w["name"].get<std::string>();
@@ -98,8 +93,7 @@ TEST(LayoutRules, PresenterModeLeavesNoEmptyBand) {
         d << WindowName(name, w["rect"]) << ": " << band << " of " << pane.h << " px empty from y " << band_y << "; ";
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("presenter_band", failed);
+  });
 }
 
 }  // namespace

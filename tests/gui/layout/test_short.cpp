@@ -22,9 +22,8 @@ bool Short(const Config& c) { return !c.present && c.scale >= 2; }
 // scrolled to its step's array (its cells at 4 px: shortcut's d, transpose's tile).
 constexpr float kPaneShare = 0.60f;
 TEST(LayoutRules, AShortWindowGivesThePanesItsHeightAndNoneScrolls) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object() || !Short(s.config)) continue;
+  JudgeEveryLayout("short_window_panes", [](const Shot& s, Failures& failed) {
+    if (!Short(s.config)) return;
     std::ostringstream d;
     for (const auto& w : s.layout["windows"]) {
       const std::string name = w["name"].get<std::string>();
@@ -35,8 +34,7 @@ TEST(LayoutRules, AShortWindowGivesThePanesItsHeightAndNoneScrolls) {
       if (w.value("scrollbar_y", false)) d << WindowName(name, w["rect"]) << " scrolls; ";
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("short_window_panes", failed);
+  });
 }
 
 // In presenter mode and in a short window, the bank view at a step that touches no shared memory
@@ -44,9 +42,8 @@ TEST(LayoutRules, AShortWindowGivesThePanesItsHeightAndNoneScrolls) {
 // second line saying why. (pairs v1 beside v2 at v2's first load of b: B's banks were two lines
 // that ran its pane past its bottom at 1280x720 scale 2.)
 TEST(LayoutRules, BanksAreALabelAtAStepThatTouchesNoSharedMemory) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object() || !(s.config.present || Short(s.config))) continue;
+  JudgeEveryLayout("banks_label", [](const Shot& s, Failures& failed) {
+    if (!(s.config.present || Short(s.config))) return;
     std::ostringstream d;
     for (const auto& pane : s.layout["panes"]) {
       const std::string name = pane["pane"].get<std::string>(), role = pane["role"].get<std::string>();
@@ -66,8 +63,7 @@ TEST(LayoutRules, BanksAreALabelAtAStepThatTouchesNoSharedMemory) {
       if (t["text"].get<std::string>().find("does not touch shared memory") != std::string::npos)
         d << "\"" << t["text"].get<std::string>() << "\"; ";
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("banks_label", failed);
+  });
 }
 
 }  // namespace

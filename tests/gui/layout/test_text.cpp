@@ -14,9 +14,7 @@ namespace {
 
 // Text cut by its clip rectangle. Scrolled content is exempt on the axis its window scrolls.
 TEST(LayoutRules, NoTextIsClipped) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("text_clipped", [](const Shot& s, Failures& failed) {
     for (const auto& t : s.layout["text"]) {
       if (!t["clipped"].get<bool>()) continue;
       const Rect r = RectOf(t["rect"]), c = RectOf(t["clip"]);
@@ -35,37 +33,28 @@ TEST(LayoutRules, NoTextIsClipped) {
       if ((cut_x || cut_y) && (!cut_x || scrolls_x) && (!cut_y || scrolls_y)) continue;
       Fail(failed, s, Quote(t));
     }
-  }
-  Judge("text_clipped", failed);
+  });
 }
 
 TEST(LayoutRules, NoTextIsOutsideTheWindow) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("text_outside", [](const Shot& s, Failures& failed) {
     for (const auto& t : s.layout["text"])
       if (t["outside"].get<bool>()) {
         Fail(failed, s, Quote(t));
       }
-  }
-  Judge("text_outside", failed);
+  });
 }
 
 TEST(LayoutRules, NoTwoTextItemsOverlap) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("text_overlap", [](const Shot& s, Failures& failed) {
     for (const auto& o : s.layout["text_overlaps"]) {
       Fail(failed, s, Quote(s.layout["text"][o[0].get<int>()]) + " over " + Quote(s.layout["text"][o[1].get<int>()]));
     }
-  }
-  Judge("text_overlap", failed);
+  });
 }
 
 TEST(LayoutRules, NoWindowHidesContentItCannotScrollTo) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("window_overflow", [](const Shot& s, Failures& failed) {
     for (const auto& w : s.layout["windows"])
       if (w["overflow"].get<bool>()) {
         const Rect c = RectOf(w["clip"]);
@@ -74,8 +63,7 @@ TEST(LayoutRules, NoWindowHidesContentItCannotScrollTo) {
           << w["content_bottom"].get<float>() << ", visible to " << c.x + c.w << "," << c.y + c.h << ")";
         Fail(failed, s, d.str());
       }
-  }
-  Judge("window_overflow", failed);
+  });
 }
 
 // Text grows with the screen: every text's line box (its font's size as drawn) is at least 1.5 %
@@ -83,9 +71,7 @@ TEST(LayoutRules, NoWindowHidesContentItCannotScrollTo) {
 // line: the text at the badge's top) at least 3 %, 5 % in presenter mode. The shares are the
 // issue's (a slide's 18 pt on 540 pt is 3.3 %); at 1280x720 they are 10.8, 21.6 and 36 px.
 TEST(LayoutRules, TextGrowsWithTheScreen) {
-  std::map<std::string, std::string> failed;
-  for (const auto& s : Shots()) {
-    if (!s.layout.is_object()) continue;
+  JudgeEveryLayout("text_share", [](const Shot& s, Failures& failed) {
     const float h = float(s.config.h);
     const float text_share = s.config.present ? 0.03f : 0.015f, head_share = s.config.present ? 0.05f : 0.03f;
     std::ostringstream d;
@@ -106,8 +92,7 @@ TEST(LayoutRules, TextGrowsWithTheScreen) {
         d << "headline " << Quote(*head) << ": " << (*head)["line_h"].get<float>() << " px < " << head_share * h << "; ";
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
-  }
-  Judge("text_share", failed);
+  });
 }
 
 }  // namespace

@@ -108,12 +108,6 @@ bool SectorCache::Contains(uint64_t addr) const {
   return w >= 0 && (s.state[w] & bit);
 }
 
-void SectorCache::Prefetch(uint64_t addr) const {
-  const SetRef s = Set(SetOf(addr / kLineBytes));
-  __builtin_prefetch(s.fp, 1);
-  __builtin_prefetch(s.tag, 1);
-}
-
 SectorCache::Outcome SectorCache::Access(uint64_t addr, bool allocate, bool dirty) {
   const uint64_t line = addr / kLineBytes;
   const uint8_t bit = uint8_t(1u << (addr / kSectorBytes % kSectorsPerLine));

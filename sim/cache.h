@@ -58,8 +58,9 @@ class SectorCache {
   // makes the line the most recently used. Without `allocate` nothing changes on a miss.
   Outcome Access(uint64_t addr, bool allocate, bool dirty = false);
   bool Contains(uint64_t addr) const;  // the sector is valid (no LRU update)
-  // Asks the CPU to fetch the memory of the set holding `addr` (a hint; nothing changes).
-  void Prefetch(uint64_t addr) const;
+  // The first byte of the memory of the set holding `addr`, for the caller to prefetch before
+  // it asks (a set is one 64-byte line for an L1's 4 ways; the hierarchy's replay does).
+  const void* SetMemory(uint64_t addr) const { return Set(SetOf(addr / kLineBytes)).fp; }
   // With Config::stamps: the caller's word of a slot (0 when its line was filled; the slot of the
   // last Access is last_change().slot), in its set's memory, so reading it costs no cache miss
   // more than the access did.

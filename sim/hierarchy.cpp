@@ -186,6 +186,10 @@ struct MemoryHierarchy::Impl {
     const uint8_t* p = nullptr;
     const uint8_t* end = nullptr;
     uint64_t t = 0;  // the warp's clock: when it issues its next record (cycles)
+    // Where its next record's first sector will be looked up: its L1 set and its slot in the
+    // table of sectors on their way to the L1 (null: none; see NextHints).
+    const void* next_set = nullptr;
+    const void* next_fill = nullptr;
     uint32_t block_slot;
     bool waiting = false;
     bool in_memory = false;  // reading warp->bytes
@@ -271,24 +275,39 @@ struct MemoryHierarchy::Impl {
     ready.Restart(start);
     for (uint32_t i = 0; i < cursors.size(); ++i) {
       cursors[i].t = slot_end[cursors[i].block_slot];
+      NextHints(cursors[i]);
       ready.Push(cursors[i].t, i);
     }
     uint64_t end = clock, now = start;
     size_t issued = 0;
-    for (uint32_t i; ready.Pop(&now, &i);) {
-      // The warps come in no order memory likes: fetch the next ones' cursors, records and L1
-      // sets ahead, each a turn after what it needs (most of a replay's time is waiting for them).
-      if (const int64_t j = ready.Ahead(8); j >= 0) {
+    // The warps come in no order memory likes: the cursor of the warp kAhead turns on is fetched,
+    // and kAhead / 2 turns later (when that warp is as many turns away) its record and the L1 set
+    // of the record's first sector, which its cursor names (most of a replay's time is waiting
+    // for them). `seen`: the look-ahead of the last kAhead turns.
+    constexpr size_t kAhead = IssueQueue::kAhead;
+    int64_t seen[kAhead];
+    std::fill(seen, seen + kAhead, -1);
+    for (uint32_t i; ready.Pop(&now, &i); ++issued) {
+      const int64_t j = ready.Ahead();
+      if (j >= 0) {
         __builtin_prefetch(&cursors[size_t(j)]);
         __builtin_prefetch(reinterpret_cast<const char*>(&cursors[size_t(j)]) + 64);
       }
-      if (const int64_t j = ready.Ahead(4); j >= 0) __builtin_prefetch(cursors[size_t(j)].p);
-      if (const int64_t j = ready.Ahead(2); j >= 0) PrefetchL1Set(cursors[size_t(j)]);
+      seen[issued % kAhead] = j;
+      if (const int64_t h = seen[(issued + kAhead / 2) % kAhead]; h >= 0) {
+        const Cursor& n = cursors[size_t(h)];
+        __builtin_prefetch(n.p);
+        if (n.next_set) {
+          __builtin_prefetch(n.next_set, 1);
+          __builtin_prefetch(n.next_fill);
+        }
+      }
       Cursor& c = cursors[i];
       if (c.p == c.end) continue;
       c.t = now;
       const bool at_barrier = IssueRecord(c, log_now);
       Refill(c);
+      NextHints(c);
       end = std::max(end, c.t);
       if (c.p == c.end) block_end[c.block_slot] = std::max(block_end[c.block_slot], c.t);
       if (at_barrier) {
@@ -304,7 +323,7 @@ struct MemoryHierarchy::Impl {
       } else if (c.p != c.end) {
         ready.Push(c.t, i);
       }
-      if ((++issued & 1023) == 0 && Cancelled()) break;  // a cancelled launch's counters cover only what ran
+      if ((issued & 1023) == 1023 && Cancelled()) break;  // a cancelled launch's counters cover only what ran
     }
     clock = end;
     for (uint32_t bi = 0; bi < blocks.size(); ++bi) slot_end[bi] = std::max(slot_end[bi], block_end[bi]);
@@ -312,8 +331,10 @@ struct MemoryHierarchy::Impl {
     buffered = 0;
   }
 
-  // Prefetches the L1 set of the first sector of the warp's next record (decoded, not consumed).
-  void PrefetchL1Set(const Cursor& c) {
+  // The L1 set and the l1_fill slot of the first sector of the warp's next record (decoded, not
+  // consumed), for a prefetch before its turn; null if it has none, or its SM's L1 is not made yet.
+  void NextHints(Cursor& c) const {
+    c.next_set = c.next_fill = nullptr;
     if (c.p == c.end || !l1[c.block->sm]) return;
     const uint8_t* q = c.p;  // a whole record lies ahead (Refill)
     const uint64_t head = GetVarint(q);
@@ -322,19 +343,24 @@ struct MemoryHierarchy::Impl {
     if (head & 1) GetVarint(q);  // its trace index
     GetVarint(q);                // n
     const uint64_t sector = c.last[site % kSiteSlots] + uint64_t(UnZigZag(GetVarint(q)));
-    l1[c.block->sm]->Prefetch(sector * SectorCache::kSectorBytes);
+    c.next_set = l1[c.block->sm]->SetMemory(sector * SectorCache::kSectorBytes);
+    c.next_fill = l1_fill.SlotMemory(uint64_t(c.block->sm) << 48 | sector);
   }
 
   // Issues the warp's next record: an instruction (false), or its arrival at a barrier (true).
   bool IssueRecord(Cursor& c, bool log_now) {
-    const uint64_t head = GetVarint(c.p);
-    if (head == 0) return true;
+    const uint8_t* q = c.p;  // read here, in a register, and stored once at the end
+    const uint64_t head = GetVarint(q);
+    if (head == 0) {
+      c.p = q;
+      return true;
+    }
     const uint32_t site = uint32_t((head >> 3) - 1);
     const Op op = Op((head >> 1) & 3);
-    const int64_t trace_index = (head & 1) ? int64_t(GetVarint(c.p)) : -1;
-    const int n = int(GetVarint(c.p));
+    const int64_t trace_index = (head & 1) ? int64_t(GetVarint(q)) : -1;
+    const int n = int(GetVarint(q));
     uint64_t& last = c.last[site % kSiteSlots];
-    uint64_t sector = last + uint64_t(UnZigZag(GetVarint(c.p)));
+    uint64_t sector = last + uint64_t(UnZigZag(GetVarint(q)));
     last = sector;
     Counters& k = (*per_site)[site];
     SectorCache& l1c = L1(c.block->sm);
@@ -347,12 +373,13 @@ struct MemoryHierarchy::Impl {
     const int o = int(op);
     // An allocating write to more lines than wide_store_lines places them in L1 only
     // wide_store_delay later.
-    const bool wide = p.writes && p.l1_allocate && n > int(tm.wide_store_lines) && WideStore(c, sector, n);
+    const bool wide = p.writes && p.l1_allocate && n > int(tm.wide_store_lines) && WideStore(q, sector, n);
+    // Dirty L2 sectors that the record's accesses evict reach DRAM (counted once for the record).
+    const uint64_t written_back = l2->stats().written_back_sectors;
     for (int i = 0; i < n; ++i) {
-      if (i) sector += GetVarint(c.p) + 1;
+      if (i) sector += GetVarint(q) + 1;
       const uint64_t addr = sector * SectorCache::kSectorBytes;
       ServedFrom from = ServedFrom::L2;
-      const uint64_t written_back = l2->stats().written_back_sectors;
       bool l1_hit = false;
       if (p.l1_lookup) {
         const auto r1 = l1c.Access(addr, p.l1_allocate);
@@ -408,9 +435,10 @@ struct MemoryHierarchy::Impl {
         }
         data = std::max(data, arrives);
       }
-      k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
       served |= uint64_t(from) << (2 * i);
     }
+    c.p = q;
+    k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
     // The warp waits for the data it needs before its next instruction; else it goes on at once.
     c.t = std::max(now + 1, p.waits ? data : now + 1);
     if (trace_index >= 0 && size_t(trace_index) < trace->instructions.size()) {
@@ -471,8 +499,7 @@ struct MemoryHierarchy::Impl {
 
   // Whether an instruction's n sectors, the first `first`, the others' gaps next in the record
   // (read ahead, not consumed), lie in more than wide_store_lines lines.
-  bool WideStore(const Cursor& c, uint64_t first, int n) const {
-    const uint8_t* p = c.p;
+  bool WideStore(const uint8_t* p, uint64_t first, int n) const {
     uint64_t s = first, line = first / SectorCache::kSectorsPerLine;
     uint32_t lines = 1;
     for (int i = 1; i < n; ++i) {

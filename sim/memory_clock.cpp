@@ -81,6 +81,7 @@ void IssueQueue::Restart(uint64_t start) {
   far_ = {};
   in_ring_ = 0;
   now_ = start;
+  ahead_w_ = kNone;
 }
 
 void IssueQueue::Append(size_t bucket, uint32_t warp) {
@@ -113,6 +114,7 @@ bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp) {
       --in_ring_;
       *cycle = now_;
       *warp = w;
+      StepAhead();
       return true;
     }
     if (in_ring_ == 0) {
@@ -127,6 +129,37 @@ bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp) {
       far_.pop();
     }
   }
+}
+
+// After a pop: the look-ahead moves one place on (the pop took one place off its distance), or,
+// when it had none in view, is looked for kAhead places from the head. A warp leaves the queue only
+// by a pop from the head, and the look-ahead stays kAhead places or more beyond the head, so the
+// warp it names is still in bucket ahead_c_.
+void IssueQueue::StepAhead() {
+  const size_t mask = head_.size() - 1;
+  const uint64_t until = now_ + kAheadCycles;
+  if (ahead_w_ != kNone) {
+    if (const uint32_t w = next_[ahead_w_]; w != kNone) {
+      ahead_w_ = w;
+      return;
+    }
+    for (uint64_t c = ahead_c_ + 1; c < until; ++c)
+      if (const uint32_t w = head_[c & mask]; w != kNone) {
+        ahead_c_ = c;
+        ahead_w_ = w;
+        return;
+      }
+    ahead_w_ = kNone;
+    return;
+  }
+  size_t k = kAhead;
+  for (uint64_t c = now_; c < until; ++c)
+    for (uint32_t w = head_[c & mask]; w != kNone; w = next_[w])
+      if (--k == 0) {
+        ahead_c_ = c;
+        ahead_w_ = w;
+        return;
+      }
 }
 
 }  // namespace ws::sim

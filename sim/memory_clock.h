@@ -33,6 +33,8 @@ class InFlight {
   // `key` is in flight until `until` (> now), for `owner`, replacing what it had.
   void Set(uint64_t key, uint64_t until, uint64_t now, uint32_t owner = 0);
   void Clear();
+  // Where a look-up of `key` starts, for a prefetch (it may be stale once the table grows).
+  const void* SlotMemory(uint64_t key) const { return &slots_[Home(key)]; }
 
  private:
   struct Slot {
@@ -62,17 +64,14 @@ class IssueQueue {
   void Push(uint64_t cycle, uint32_t warp);
   // The next warp and its cycle (never earlier than the last one popped); false when empty.
   bool Pop(uint64_t* cycle, uint32_t* warp);
-  // The warp `k` places after the last one popped, as the queue holds them now, if it is within
-  // kAheadCycles of the current cycle (else -1): for the caller to prefetch what it will touch.
-  // Warps pushed meanwhile may come before it; a hint, not a promise.
+  // The warp kAhead places after the last one popped, as the queue held them when it came into
+  // view, if it is within kAheadCycles of the current cycle (else -1): for the caller to prefetch
+  // what it will touch. Warps pushed meanwhile may come before it; a hint, not a promise. Kept
+  // as the pops go (one step along a bucket's list per pop), where a walk of kAhead places from
+  // the head at every pop was a chain of dependent loads.
   static constexpr uint64_t kAheadCycles = 32;
-  int64_t Ahead(size_t k) const {
-    const size_t mask = head_.size() - 1;
-    for (uint64_t c = now_; c < now_ + kAheadCycles; ++c)
-      for (uint32_t w = head_[c & mask]; w != kNone; w = next_[w])
-        if (--k == 0) return int64_t(w);
-    return -1;
-  }
+  static constexpr size_t kAhead = 8;
+  int64_t Ahead() const { return ahead_w_ == kNone ? -1 : int64_t(ahead_w_); }
 
  private:
   static constexpr uint32_t kRingLog2 = 12;  // 4096 cycles: longer than any wait
@@ -81,6 +80,11 @@ class IssueQueue {
   std::vector<uint32_t> next_;         // per warp: the next of its bucket
   uint64_t now_;
   size_t in_ring_ = 0;  // entries in the ring not yet popped
+  // The look-ahead (Ahead): warp ahead_w_ in bucket ahead_c_, kAhead places after the last pop
+  // (more if warps were pushed before it since); kNone: none in view, looked for again next pop.
+  uint64_t ahead_c_ = 0;
+  uint32_t ahead_w_ = kNone;
+  void StepAhead();
   using Far = std::pair<uint64_t, uint32_t>;
   std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;
   void Append(size_t bucket, uint32_t warp);

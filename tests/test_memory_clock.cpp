@@ -237,5 +237,43 @@ TEST(MemoryClock, IssueQueueGivesEarliestCycleFirstAndACyclesWarpsInPushOrder) {
   EXPECT_FALSE(q.Pop(&t, &warp));
 }
 
+// The look-ahead is a prefetch hint kept one step per pop: it names the warp kAhead (8) places
+// after the last one popped, counting the queue as it was when that warp came into view, and
+// nothing when fewer warps lie within kAheadCycles (32) of the current cycle.
+TEST(MemoryClock, IssueQueueLooksEightPlacesAheadOfEachPop) {
+  IssueQueue q;
+  q.Restart(10);
+  for (uint32_t w = 0; w < 20; ++w) q.Push(10 + w / 2, w);  // two warps a cycle: 10, 10, 11, 11, ...
+  q.Push(10 + 40, 20);  // beyond kAheadCycles of cycle 10
+  uint64_t t = 0;
+  uint32_t warp = 0;
+  ASSERT_TRUE(q.Pop(&t, &warp));
+  EXPECT_EQ(warp, 0u);
+  EXPECT_EQ(q.Ahead(), 8);  // 1, 2, ..., 8
+  ASSERT_TRUE(q.Pop(&t, &warp));
+  EXPECT_EQ(q.Ahead(), 9);
+  q.Push(12, 0);  // before warp 9 (cycle 14): the look-ahead stays on 9, now 9 places on
+  ASSERT_TRUE(q.Pop(&t, &warp));
+  EXPECT_EQ(warp, 2u);
+  EXPECT_EQ(q.Ahead(), 10);
+  // Each pop moves it one place on: after warp 10 it names 19, still 9 places on (11 .. 19).
+  std::vector<uint32_t> popped;
+  while (q.Pop(&t, &warp)) {
+    popped.push_back(warp);
+    if (warp == 10) break;
+  }
+  EXPECT_EQ(popped, (std::vector<uint32_t>{3, 4, 5, 0, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(t, 15u);
+  EXPECT_EQ(q.Ahead(), 19);
+  // Past 19 nothing lies within 32 cycles of cycle 15 (warp 20 is at 50); a pop later, at cycle
+  // 16, 13 .. 19 are only seven.
+  ASSERT_TRUE(q.Pop(&t, &warp));
+  EXPECT_EQ(warp, 11u);
+  EXPECT_EQ(q.Ahead(), -1);
+  ASSERT_TRUE(q.Pop(&t, &warp));
+  EXPECT_EQ(warp, 12u);
+  EXPECT_EQ(q.Ahead(), -1);
+}
+
 }  // namespace
 }  // namespace ws::sim

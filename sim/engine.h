@@ -56,7 +56,8 @@ struct LaunchOptions {
   bool caches = true;
   const DeviceProfile* device = nullptr;
   uint32_t registers_per_thread = 0;
-  // Called at most once per Run, on the simulating thread, when the selected block's part of the
+  // Called at most once per Run, on the simulating thread (on several threads: the one merging
+  // the blocks, sim/parallel_run.h), when the selected block's part of the
   // trace is final while later blocks are still to run (a Block or Warp selection): with the
   // caches, once the block's wave has been replayed (sim/hierarchy.h says what decides its
   // marks); without, once the block has run. `early` is a copy of the trace as it stands then:
@@ -65,7 +66,7 @@ struct LaunchOptions {
   // barriers those of the blocks run so far, `seconds` the time since Run began. Not called when
   // the block is in the last wave (the launch is done then) or the launch stops early.
   std::function<void(Trace early)> on_selected_final;
-  // With the caches, called once (on the simulating thread, one-thread runs) once the selected
+  // With the caches, called once (on the thread that calls on_selected_final) once the selected
   // block and the one after it have run, where on_selected_final is still to come (the block's
   // wave is not the last): its steps, addresses and costs (hence every caption but where the
   // sectors came from) are final then; `steps` is a copy of the trace with the cache model's part

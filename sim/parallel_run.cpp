@@ -8,7 +8,6 @@
 #include <cstring>
 #include <exception>
 #include <new>
-#include <optional>
 #include <stdexcept>
 
 #include "sim/rules.h"
@@ -220,6 +219,7 @@ void RunOne(EngineImpl& e, BlockOut& out, const LaunchShape& s, uint64_t b) {
   e.trace.barriers = 0;
   e.abort = false;
   out.first_site = uint32_t(e.trace.sites.size());
+  const size_t arrays_before = e.trace.arrays.size();
   const uint64_t gx = s.grid.x, gy = s.grid.y;
   e.RunBlock(s, uint32_t(b % gx), uint32_t(b / gx % gy), uint32_t(b / (gx * gy)));
   for (size_t i = out.first_site; i < e.trace.sites.size(); ++i)
@@ -233,6 +233,8 @@ void RunOne(EngineImpl& e, BlockOut& out, const LaunchShape& s, uint64_t b) {
   out.findings.swap(e.trace.findings);
   out.barriers = e.trace.barriers;
   out.shared_bytes = e.shared.bytes();
+  out.arrays.clear();
+  if (e.trace.arrays.size() != arrays_before) out.arrays = e.trace.arrays;
   out.abort = e.abort;
   e.out = nullptr;
   if (e.shadow)
@@ -288,6 +290,10 @@ void ParallelRun::Work(Worker& w, AttemptState& a) {
   e.guard = nullptr;
   a.cv.notify_all();
 }
+
+namespace {
+bool IsPrefix(const std::vector<ArrayInfo>& p, const std::vector<ArrayInfo>& of);
+}  // namespace
 
 // ---- [SECTION] the merge ------------------------------------------------------------------
 // Merges the ready blocks in order, if no other thread is merging; that one, before it stops,
@@ -365,12 +371,18 @@ void ParallelRun::Merge(AttemptState& a, Worker& w, BlockOut& b) {
     }
   }
   a.shared_before = b.shared_bytes;
+  // The shared arrays the block placed, for an early copy of the trace (the launch's layout is
+  // settled at its end).
+  if (b.arrays.size() > m.trace.arrays.size() && IsPrefix(m.trace.arrays, b.arrays)) m.trace.arrays = b.arrays;
   if (b.abort) m.abort = true;
-  // Without the caches the selected block's part is final once it has run (if a block follows).
+  // Without the caches the selected block's part is final once it has run (if a block follows);
+  // with them its steps once the block after it has run too, where its marks come before the
+  // launch's end (as the serial run gives them, engine.cpp).
   const auto& sel = m.opt.selection;
-  if (!m.hierarchy && (sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
-      b.block == sel.block && b.block + 1 < a.total && !b.abort && !m.Cancelled())
-    m.PublishSelected();
+  if ((sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) && !b.abort && !m.Cancelled()) {
+    if (!m.hierarchy && b.block == sel.block && b.block + 1 < a.total) m.PublishSelected();
+    else if (m.hierarchy && b.block == sel.block + 1 && m.hierarchy->TracedFinalToCome()) m.PublishSelectedSteps();
+  }
 }
 
 // ---- [SECTION] the launch -----------------------------------------------------------------
@@ -472,14 +484,27 @@ void ParallelRun::Run(const LaunchShape& s, const std::function<void()>& make_hi
     std::vector<size_t> site_maps;
     for (Worker* w : team) site_maps.push_back(w->site_map.size());
 
-    // The selected block's early copy (LaunchOptions::on_selected_final) is given once the
-    // launch is known not to run again, on this thread.
-    const auto publish = m.opt.on_selected_final;
-    std::optional<Trace> early;
-    if (publish) m.opt.on_selected_final = [&early](Trace t) { early = std::move(t); };
+    // The selected block's early copies are given by the merge while no block has found the
+    // launch order-dependent (parallel_run.h says why they are the serial run's then).
     GlobalShadow shadow(lo == ~0ull ? 0 : lo, hi > lo ? hi - lo : 0);
+    const auto publish = m.opt.on_selected_final;
+    const auto publish_steps = m.opt.on_selected_ran;
+    bool gave = false, gave_steps = false;
+    if (publish)
+      m.opt.on_selected_final = [&](Trace t) {
+        if (shadow.reason() != GlobalShadow::kNone) return;
+        gave = true;
+        publish(std::move(t));
+      };
+    if (publish_steps)
+      m.opt.on_selected_ran = [&](Trace t) {
+        if (shadow.reason() != GlobalShadow::kNone) return;
+        gave_steps = true;
+        publish_steps(std::move(t));
+      };
     const bool clean = RunAttempt(s, team, &shadow);
     m.opt.on_selected_final = publish;
+    m.opt.on_selected_ran = publish_steps;
     GlobalShadow::Reason why = shadow.reason();
     const bool cancelled = m.opt.control && m.opt.control->cancel.load();
     if (why == GlobalShadow::kNone && !clean && !cancelled) why = GlobalShadow::kStopped;
@@ -493,7 +518,6 @@ void ParallelRun::Run(const LaunchShape& s, const std::function<void()>& make_hi
     }
     if (why == GlobalShadow::kNone) {
       m.trace.threads = uint32_t(team.size());
-      if (early) publish(std::move(*early));
     } else {
       // Again on one thread, from the beginning.
       size_t k = 0;
@@ -519,7 +543,14 @@ void ParallelRun::Run(const LaunchShape& s, const std::function<void()>& make_hi
         w.site_map.resize(site_maps[i]);
         w.TrimSites();
       }
+      // What was given is the serial run's, unless the shared layout differed (see above).
+      if (why != GlobalShadow::kLayout) {
+        if (gave) m.opt.on_selected_final = nullptr;
+        if (gave_steps) m.opt.on_selected_ran = nullptr;
+      }
       RunAttempt(s, {team.front()}, nullptr);
+      m.opt.on_selected_final = publish;
+      m.opt.on_selected_ran = publish_steps;
       m.trace.threads_note = ToString(why);
     }
   }

@@ -24,7 +24,14 @@
 //    atomicAdd's rounding, an atomic's returned value), a global word one block writes and
 //    another reads or writes (GlobalShadow), a read of shared memory the block did not write (it
 //    holds what the thread's previous block left). Such a launch runs again on one thread, from
-//    the arrays' bytes as they were before it (Trace::threads_note says why).
+//    the arrays' bytes as they were before it (Trace::threads_note says why);
+//  - the selected block's early copies (LaunchOptions::on_selected_ran, on_selected_final) are
+//    given as the merge reaches them, while no block has found the launch order-dependent: every
+//    block merged by then has finished, so each of its accesses was checked, and an access to a
+//    word another block touched first (of any block, merged or still running) would have flagged
+//    the shadow; so each merged block read what the serial run's would have read, and the copy
+//    is the serial run's. A restart for that reason later (a block after them) does not give
+//    them again; one for another shared layout (found only at the end) does.
 #pragma once
 #include <atomic>
 #include <condition_variable>
@@ -57,6 +64,7 @@ struct BlockOut {
   std::vector<uint64_t> events;
   uint64_t barriers = 0;
   uint64_t shared_bytes = 0;  // the worker's shared layout after the block
+  std::vector<ArrayInfo> arrays;  // the worker's arrays after the block, where it placed a shared one
   bool abort = false;         // the launch stops after this block
 };
 

@@ -33,7 +33,8 @@ struct Runs {
   sim::Trace early, full;
 };
 
-Runs Both(const std::string& id, int n, uint32_t block, bool caches = true, const sim::DeviceProfile* device = &FourSms()) {
+Runs Both(const std::string& id, int n, uint32_t block, bool caches = true, const sim::DeviceProfile* device = &FourSms(),
+          uint32_t threads = 1) {
   Runs r;
   sim::RunControl control;
   kernels::RunRequest req;
@@ -45,6 +46,7 @@ Runs Both(const std::string& id, int n, uint32_t block, bool caches = true, cons
   opts.device = device;
   opts.caches = caches;
   opts.control = &control;
+  opts.threads = threads;
   opts.on_selected_final = [&](sim::Trace t) {
     ++r.calls;
     r.blocks_done_then = control.blocks_done.load();
@@ -78,6 +80,12 @@ void ExpectSameSteps(const std::string& what, const sim::Trace& early, const sim
     marked += b.served != 0;
   }
   EXPECT_EQ(early.sites.size(), full.sites.size()) << what;
+  // The arrays the steps name, shared ones included, as the whole launch has them.
+  ASSERT_EQ(early.arrays.size(), full.arrays.size()) << what;
+  for (size_t i = 0; i < full.arrays.size(); ++i) {
+    EXPECT_EQ(early.arrays[i].name, full.arrays[i].name) << what;
+    EXPECT_EQ(early.arrays[i].base, full.arrays[i].base) << what;
+  }
   if (!full.caches.device.empty()) {
     EXPECT_GT(marked, 0u) << what << ": a launch with caches marks its global steps";
     EXPECT_EQ(early.caches.l1_events_until, full.caches.l1_events_until) << what;
@@ -214,6 +222,67 @@ TEST(FirstPicture, TheBlocksStepsComeOnceItHasRunWithoutMarks) {
   opts.on_selected_final = nullptr;
   kernels::Simulate(kernels::FindVariant("shortcut/v0"), req, opts);
   EXPECT_EQ(ran, 0);
+}
+
+}  // namespace
+
+namespace {
+
+// On several threads the blocks are merged in order into one trace (sim/parallel_run.h); the early
+// copies come from the merge as the blocks reach it, and are the one-thread run's: every step,
+// mark, caption, the L1 log and the arrays. pairs/v3's atomics make its blocks see each other: it
+// runs again on one thread, and gives its copy once, from that run.
+TEST(FirstPicture, OnSeveralThreadsTheEarlyTraceIsTheOneThreadRuns) {
+  struct Case {
+    const char* id;
+    int n;
+  };
+  const Case cases[] = {
+      {"shortcut/v0", 160},
+      {"transpose/shared_padded", 320},  // a shared array, placed by the workers
+      {"pairs/v3", 1024},                // atomics: again on one thread
+      {"alignment/float4", 40000},
+  };
+  for (const auto& c : cases) {
+    const Runs one = Both(c.id, c.n, 33);
+    ASSERT_EQ(one.calls, 1) << c.id;
+    for (uint32_t threads : {2u, 4u}) {
+      const std::string what = std::string(c.id) + " on " + std::to_string(threads) + " threads";
+      const Runs r = Both(c.id, c.n, 33, true, &FourSms(), threads);
+      ASSERT_EQ(r.calls, 1) << what;
+      ExpectSameSteps(what, r.early, r.full);
+      ExpectSameSteps(what + " against one thread", r.early, one.full);
+    }
+  }
+}
+
+TEST(FirstPicture, OnSeveralThreadsTheStepsComeBeforeTheMarks) {
+  // As on one thread (TheBlocksStepsComeOnceItHasRunWithoutMarks): block 40's steps, without
+  // marks, once blocks 40 and 41 are merged; its marks once wave 1 is replayed.
+  kernels::RunRequest req;
+  req.n = 160;
+  req.seed = 11;
+  sim::LaunchOptions opts;
+  opts.selection = {Selection::Kind::Block, 40, 0};
+  opts.registers_per_thread = 32;
+  opts.device = &FourSms();
+  opts.threads = 3;
+  std::vector<std::string> order;
+  sim::Trace steps;
+  opts.on_selected_ran = [&](sim::Trace t) {
+    order.push_back("steps");
+    steps = std::move(t);
+  };
+  opts.on_selected_final = [&](sim::Trace) { order.push_back("marks"); };
+  const auto full = kernels::Simulate(kernels::FindVariant("shortcut/v0"), req, opts).trace;
+  EXPECT_EQ(full.threads, 3u);
+  ASSERT_EQ(order, (std::vector<std::string>{"steps", "marks"}));
+  ASSERT_EQ(steps.instructions.size(), full.instructions.size());
+  for (size_t i = 0; i < full.instructions.size(); ++i) {
+    EXPECT_EQ(steps.instructions[i].served, 0u) << i;
+    EXPECT_EQ(steps.instructions[i].addr, full.instructions[i].addr) << i;
+    EXPECT_EQ(steps.instructions[i].sectors, full.instructions[i].sectors) << i;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Where things go on screen: pure functions from a panel's rectangle and a trace's shapes to
 // cell rectangles. The views draw with them and the GUI tests compute expected pixels with them.
-// Sections: grids · the memory view's plan (slots, cell size, followed region) · lanes · banks.
+// Sections (markers below, // ---- NAME ----): grids · the memory view's plan · lanes and banks.
+// The plan gives each array its slot, its cell size and the region it follows.
 #pragma once
 #include <cstdint>
 #include <string>

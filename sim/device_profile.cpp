@@ -97,13 +97,14 @@ std::string DeviceProfileNames() {
   return out;
 }
 
-Residency ComputeResidency(const DeviceProfile& d, uint64_t threads_per_block,
-                           uint32_t registers_per_thread, uint64_t shared_bytes_per_block) {
+Residency ComputeResidency(const DeviceProfile& d, const LaunchShape& shape, uint32_t registers_per_thread,
+                           uint64_t shared_bytes_per_block) {
   Residency r;
+  const uint64_t threads_per_block = shape.block.Count();
   if (threads_per_block == 0 || threads_per_block > d.max_threads_per_sm ||
       shared_bytes_per_block > d.max_shared_per_block)
     return r;
-  const uint64_t warps = (threads_per_block + 31) / 32;
+  const uint64_t warps = shape.WarpsPerBlock();
   const uint32_t regs = registers_per_thread ? registers_per_thread : kDefaultRegistersPerThread;
   const uint64_t regs_per_warp = RegistersPerWarp(regs);
   // The driver reserves 1 KiB per resident block for its own use; the model counts it only for

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/cache_policy.h"
+#include "sim/trace.h"
 
 namespace ws::sim {
 
@@ -80,10 +81,11 @@ struct Residency {
 inline constexpr uint32_t kDefaultRegistersPerThread = 32;
 // Registers a warp is allocated: per warp in units of 256 (registers per thread rounded up to 8).
 inline uint64_t RegistersPerWarp(uint32_t registers_per_thread) {
-  return (uint64_t(registers_per_thread) * 32 + 255) / 256 * 256;
+  return (uint64_t(registers_per_thread) * kWarpSize + 255) / 256 * 256;
 }
-Residency ComputeResidency(const DeviceProfile& d, uint64_t threads_per_block,
-                           uint32_t registers_per_thread, uint64_t shared_bytes_per_block);
+// The residency of a launch's blocks (shape.block; warps per block: LaunchShape::WarpsPerBlock).
+Residency ComputeResidency(const DeviceProfile& d, const LaunchShape& shape, uint32_t registers_per_thread,
+                           uint64_t shared_bytes_per_block);
 
 // Block placement (waves): block b of a launch runs in wave b / blocks_per_wave on SM
 // b % SMs. The hardware's block scheduler hands consecutive blocks to different SMs and starts

@@ -78,7 +78,7 @@ struct MemoryHierarchy::Impl {
   void Fix(uint64_t shared_bytes) {
     if (fixed) return;
     fixed = true;
-    residency = ComputeResidency(device, shape.block.Count(), registers, shared_bytes);
+    residency = ComputeResidency(device, shape, registers, shared_bytes);
     if (residency.blocks_per_sm == 0) {
       // Over a per-SM limit: the GPU refuses the launch; the simulator still runs it, one
       // block per SM, and says why in Trace::caches.limited_by.

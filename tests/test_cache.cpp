@@ -146,10 +146,22 @@ TEST(DeviceProfile, FoundByFlagAndByRecordedName) {
   EXPECT_EQ(H100().l2_bytes, 50ull << 20);
 }
 
+// A launch of blocks of `threads` threads in a row (the grid does not matter to residency).
+LaunchShape BlockOf(uint32_t threads) { return LaunchShape{{1, 1, 1}, {threads, 1, 1}}; }
+
+TEST(Residency, AWarpPerBlockIsCountedFromAllThreeDimensionsAndAPartialWarpIsAWarp) {
+  // 13 x 5 threads = 65: three warps, the last of one thread. By warps 64 / 3 = 21 blocks; by
+  // threads 2048 / 65 = 31; by blocks 32; by registers (16 x 32 = 512 per warp, 1536 a block)
+  // 65536 / 1536 = 42. Two warps (65 / 32 cut short) or one (13 threads in x) would let 31 in.
+  const Residency r = ComputeResidency(H100(), LaunchShape{{1, 1, 1}, {13, 5, 1}}, 16, 0);
+  EXPECT_EQ(r.blocks_per_sm, 21u);
+  EXPECT_EQ(r.limited_by, "warps");
+}
+
 TEST(Residency, ThreadsLimit256ThreadBlocksToEight) {
   // 2048 / 256 = 8 by threads; 64 / 8 warps = 8; registers 32 x 32 = 1024 per warp, 8192 per
   // block, 65536 / 8192 = 8. No shared memory: no carve-out, the whole 256 KiB is L1.
-  Residency r = ComputeResidency(H100(), 256, 32, 0);
+  Residency r = ComputeResidency(H100(), BlockOf(256), 32, 0);
   EXPECT_EQ(r.blocks_per_sm, 8u);
   EXPECT_EQ(r.limited_by, "threads");
   EXPECT_EQ(r.l1_bytes, 256u * 1024);
@@ -159,7 +171,7 @@ TEST(Residency, ThreadsLimit256ThreadBlocksToEight) {
 TEST(Residency, RegistersLimitSmallBlocksOfABigKernel) {
   // 64 threads, 96 registers: 96 x 32 = 3072 per warp, 6144 per block; 65536 / 6144 = 10
   // (threads would allow 32).
-  Residency r = ComputeResidency(H100(), 64, 96, 0);
+  Residency r = ComputeResidency(H100(), BlockOf(64), 96, 0);
   EXPECT_EQ(r.blocks_per_sm, 10u);
   EXPECT_EQ(r.limited_by, "registers");
 }
@@ -167,9 +179,9 @@ TEST(Residency, RegistersLimitSmallBlocksOfABigKernel) {
 TEST(Residency, RegistersRoundUpToEightPerThread) {
   // 18 registers allocate as 24: 24 x 32 = 768 per warp; 1024 threads = 32 warps = 24576 per
   // block; 65536 / 24576 = 2 (threads also allow 2, listed first).
-  EXPECT_EQ(ComputeResidency(H100(), 1024, 18, 0).blocks_per_sm, 2u);
+  EXPECT_EQ(ComputeResidency(H100(), BlockOf(1024), 18, 0).blocks_per_sm, 2u);
   // 40 registers: 1280 per warp, 40960 per 1024-thread block: only 1.
-  Residency r = ComputeResidency(H100(), 1024, 40, 0);
+  Residency r = ComputeResidency(H100(), BlockOf(1024), 40, 0);
   EXPECT_EQ(r.blocks_per_sm, 1u);
   EXPECT_EQ(r.limited_by, "registers");
 }
@@ -177,13 +189,13 @@ TEST(Residency, RegistersRoundUpToEightPerThread) {
 TEST(Residency, SharedMemoryTakesItsCarveOutFromL1) {
   // A 32x32 float tile (4096 B) + 1 KiB reserved = 5120 B per block; 1024 threads: 2 blocks,
   // 10240 B of shared memory: the 16 KB carve-out, 240 KiB left for L1.
-  Residency r = ComputeResidency(H100(), 1024, 16, 4096);
+  Residency r = ComputeResidency(H100(), BlockOf(1024), 16, 4096);
   EXPECT_EQ(r.blocks_per_sm, 2u);
   EXPECT_EQ(r.carveout_bytes, 16u * 1024);
   EXPECT_EQ(r.l1_bytes, 240u * 1024);
   // 48 KiB per 128-thread block: 228 KiB / 49 KiB = 4 blocks; 4 x 49 KiB = 196 KiB exactly,
   // the 196 KB carve-out; L1 keeps 60 KiB.
-  Residency s = ComputeResidency(H100(), 128, 32, 48 * 1024);
+  Residency s = ComputeResidency(H100(), BlockOf(128), 32, 48 * 1024);
   EXPECT_EQ(s.blocks_per_sm, 4u);
   EXPECT_EQ(s.limited_by, "shared memory");
   EXPECT_EQ(s.l1_bytes, 60u * 1024);
@@ -191,11 +203,11 @@ TEST(Residency, SharedMemoryTakesItsCarveOutFromL1) {
 
 TEST(Residency, BlockOverTheRegisterFileCannotRun) {
   // 255 registers -> 256 per thread, 8192 per warp, 32 warps = 262144 > 65536.
-  EXPECT_EQ(ComputeResidency(H100(), 1024, 255, 0).blocks_per_sm, 0u);
+  EXPECT_EQ(ComputeResidency(H100(), BlockOf(1024), 255, 0).blocks_per_sm, 0u);
 }
 
 TEST(Placement, ConsecutiveBlocksGoToConsecutiveSmsWaveByWave) {
-  Residency r = ComputeResidency(H100(), 256, 32, 0);  // 8 per SM: 1056 per wave
+  Residency r = ComputeResidency(H100(), BlockOf(256), 32, 0);  // 8 per SM: 1056 per wave
   EXPECT_EQ(SmOfBlock(H100(), 0), 0u);
   EXPECT_EQ(SmOfBlock(H100(), 133), 1u);
   EXPECT_EQ(WaveOfBlock(r, 1055), 0u);

@@ -103,27 +103,28 @@ TimelineInput TimelineView::Draw(const sim::Trace* trace, Playback& pb, float sc
       ImGui::SameLine();
     }
     if (threads <= 4096) {
-      const bool wrap = shape.block.y * shape.block.z == 1 && threads > 32;
-      const uint32_t bx = wrap ? 32 : std::max(shape.block.x, 1u);
+      constexpr uint32_t kW = sim::kWarpSize;  // threads of a warp
+      const bool wrap = shape.block.y * shape.block.z == 1 && threads > kW;
+      const uint32_t bx = wrap ? kW : std::max(shape.block.x, 1u);
       const uint32_t by = (threads + bx - 1) / bx;
       const float cell = fit(bx, by);
-      const uint32_t first = pb.warp * 32, last = std::min(first + 31, threads - 1);
+      const uint32_t first = pb.warp * kW, last = std::min(first + kW - 1, threads - 1);
       const uint32_t y0 = first / bx, y1 = last / bx;  // a warp spanning rows is outlined row-wide
       const float mark[4] = {float(y1 > y0 ? 0 : first % bx), float(y0), float(y1 > y0 ? bx - 1 : last % bx), float(y1)};
       const Hit h = CellMap("block##map", bx, by, cell, [&](uint32_t x, uint32_t y) {
         const uint32_t t = y * bx + x;
         if (t >= threads) return Pack(kBackground);
-        if (t / 32 == pb.warp) return Pack(LaneRgb(int(t % 32)));
-        return pb.whole_block ? Pack(kShownWarps) : Pack(kOtherWarp[t / 32 % 2]);
+        if (t / kW == pb.warp) return Pack(LaneRgb(int(t % kW)));
+        return pb.whole_block ? Pack(kShownWarps) : Pack(kOtherWarp[t / kW % 2]);
       }, mark, 8 * scale, thick);
       const uint32_t t = uint32_t(h.y) * bx + uint32_t(h.x);
       if (h.x >= 0 && t < threads) {
         const uint32_t tx = t % std::max(shape.block.x, 1u), ty = t / std::max(shape.block.x, 1u);
         ImGui::SetTooltip("thread (%u, %u): linear %u, warp %u, lane %u. Click to show warp %u.\n"
-                          "Threads are numbered x fastest; 32 consecutive threads form a warp.",
-                          tx, ty, t, t / 32, t % 32, t / 32);
-        if (h.clicked && t / 32 != pb.warp) {
-          pb.warp = t / 32;
+                          "Threads are numbered x fastest; %u consecutive threads form a warp.",
+                          tx, ty, t, t / kW, t % kW, kW, t / kW);
+        if (h.clicked && t / kW != pb.warp) {
+          pb.warp = t / kW;
           in.selection_changed = true;
         }
       }

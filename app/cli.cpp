@@ -388,7 +388,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
             throw kernels::BadRequest("--block " + std::to_string(block) + " is outside the grid of " +
                                       std::to_string(s.grid.Count()) + " blocks (0 to " +
                                       std::to_string(s.grid.Count() - 1) + ")");
-          const uint64_t warps = (s.block.Count() + sim::kWarpSize - 1) / sim::kWarpSize;
+          const uint64_t warps = s.WarpsPerBlock();
           if (warp >= warps)
             throw kernels::BadRequest("--warp " + std::to_string(warp) + " is outside a block of " +
                                       std::to_string(s.block.Count()) + " threads (warps 0 to " +

@@ -19,14 +19,14 @@ std::vector<Metric> Metrics(const Counters& c, bool caches) {
   for (int o = 0; o < 4; ++o)
     m.push_back({std::string("l1tex__t_sectors_pipe_lsu_mem_global_op_") + op_names[o] + ".sum",
                  double(c.global_sectors[o]),
-                 std::string("32-byte sectors the global ") + op_words[o] + " touched",
+                 BytesName(kSectorBytes) + " sectors the global " + op_words[o] + " touched",
                  std::string("global ") + op_names[o] + " sectors"});
   // Atomics are performed at L2: what L1 sends there (the rule in sim/rules.h, Coalesce).
   for (int o = 2; o < 4; ++o) {
     m.push_back({std::string("lts__t_requests_srcunit_tex_op_") + op_names[o] + ".sum",
                  double(c.global_l2_requests[o]),
                  std::string("L2 requests for global ") + op_words[o] +
-                     " (per 128-byte line, its most updates to one address)",
+                     " (per " + BytesName(kLineBytes) + " line, its most updates to one address)",
                  std::string("L2 ") + op_names[o] + " requests"});
     m.push_back({std::string("lts__t_sectors_srcunit_tex_op_") + op_names[o] + ".sum",
                  double(c.global_sectors[o]),
@@ -80,13 +80,15 @@ std::vector<Metric> Metrics(const Counters& c, bool caches) {
   m.push_back({"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", double(ld - ld_hits),
                "global load sectors L1 did not hold: each is read from L2, or waits for the same sector on its way to another SM of its group", "L1 load sector misses"});
   m.push_back({"lts__t_sectors_srcunit_tex_op_read.sum", double(c.l2_sectors[0]),
-               "32-byte sectors the SMs' L1s read from L2 (their load misses, less those merged with the same sector on its way to another SM of their group)", "L2 read sectors"});
+               BytesName(kSectorBytes) + " sectors the SMs' L1s read from L2 (their load misses, less those merged with the same "
+               "sector on its way to another SM of their group)", "L2 read sectors"});
   m.push_back({"lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", double(c.l2_hits[0]),
                "L2 read sectors L2 already held", "L2 read sector hits"});
   m.push_back({"lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum", double(c.l2_sectors[0] - c.l2_hits[0]),
                "L2 read sectors fetched from DRAM", "L2 read sector misses"});
   m.push_back({"lts__t_sectors_srcunit_tex_op_write.sum", double(c.l2_sectors[1]),
-               "32-byte sectors written to L2 by global stores (" + StoreAllocationRule() + ")", "L2 write sectors"});
+               BytesName(kSectorBytes) + " sectors written to L2 by global stores (" + StoreAllocationRule() + ")",
+               "L2 write sectors"});
   m.push_back({"lts__t_sector_hit_rate.pct", pct(l2_hits, l2_sectors),
                "share of L2 sectors (reads, writes, atomics) L2 held; writes count as hits, as ncu counts them",
                "L2 hit rate"});

@@ -26,10 +26,12 @@ std::string Widths(const std::vector<uint32_t>& w) {
 }  // namespace
 
 std::string IdealDefinition() {
-  return "the least the bytes asked for could cost: the distinct bytes the active lanes ask for, rounded up to "
-         "32-byte sectors (global memory), or their distinct 4-byte words, 32 to a wavefront in each phase "
-         "(shared memory)";
+  return "the least the bytes asked for could cost: the distinct bytes the active lanes ask for, rounded up to " +
+         BytesName(kSectorBytes) + " sectors (global memory), or their distinct " + BytesName(kBankWordBytes) +
+         " words, " + std::to_string(kBanks) + " to a wavefront in each phase (shared memory)";
 }
+
+std::string BytesName(uint32_t bytes) { return std::to_string(bytes) + "-byte"; }
 
 std::string StoreAllocationRule(const CachePolicy& policy) {
   const AccessPolicy& st = policy.Of(Op::Store);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/cache_policy.h"
+#include "sim/geometry.h"
 #include "sim/trace.h"
 
 namespace ws::sim {
@@ -15,6 +16,9 @@ namespace ws::sim {
 // What "ideal" means, for every access (Coalesce's ideal_sectors, BankConflicts'
 // ideal_wavefronts): "the least the bytes asked for could cost: ...".
 std::string IdealDefinition();
+
+// A size of sim/geometry.h as the prose writes it: BytesName(kSectorBytes) is "32-byte".
+std::string BytesName(uint32_t bytes);
 
 // The allocation rule of a cache policy (sim/cache_policy.h; the hierarchy applies the device's):
 // on Hopper "stores allocate their line in L1 (a store to a line there is an L1 hit) and are

@@ -197,7 +197,8 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     if (ImGui::IsItemHovered()) {
       const std::string tip =
           "Large: the sets holding a line the step touches (sets where a line arrived first), one row each: a box\n"
-          "per way, split into its four 32-byte sectors, filled where the sector is held, in its array's colour.\n"
+          "per way, split into its " + std::to_string(sim::kSectorsPerLine) + " sectors of " + std::to_string(sim::kSectorBytes) +
+          " bytes, filled where the sector is held, in its array's colour.\n"
           "The line the step touches is outlined in white; under each sector it reads, a bar in the colour of\n"
           "where it was served from (L1 hit, L2, DRAM, as in the memory view). A line that arrived or gained\n"
           "sectors since the warp's previous step is outlined in yellow and slides in; the line it evicted slides out.\n"

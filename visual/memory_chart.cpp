@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "sim/metrics.h"
+#include "sim/rule_text.h"
 #include "visual/counters.h"
 #include "visual/palette.h"
 
@@ -122,13 +123,14 @@ void MemoryChartView::Draw(const MemoryFlow* a, const MemoryFlow* b, float scale
   // The title wraps on a narrow side panel; its explanation is in the tooltip.
   ImGui::TextWrapped("Memory chart, whole launch (?)");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("%s",
+    ImGui::SetTooltip("%s", (
       "Where the launch's global-memory traffic goes, as Nsight Compute's memory workload chart\n"
-      "shows it: the warps' requests reach the SM's L1 as 32-byte sectors; the sectors L1 misses\n"
+      "shows it: the warps' requests reach the SM's L1 as " + sim::BytesName(sim::kSectorBytes) +
+      " sectors; the sectors L1 misses\n"
       "are read from the device's L2; what L2 misses comes from DRAM.\n"
       "Requests and sectors are the simulator's. The cache figures are the simulator's cache model's\n"
       "(\"simulated\") and, beside them, Nsight Compute's recording of the same variant at the same size\n"
-      "(\"measured\", the device named under the charts) wherever one exists.");
+      "(\"measured\", the device named under the charts) wherever one exists.").c_str());
   const MemoryFlow* flows[2] = {a, b};
   const int sides = b ? 2 : 1;
   MemoryChartText texts[2];

@@ -144,8 +144,9 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
       ImGui::Text("line %u over the whole launch:", number);
       for (const auto& m : sim::Metrics(*c))
         if (m.value != 0) ImGui::Text("  %-58s %12.6g", m.name.c_str(), m.value);
-      ImGui::TextDisabled("sectors: the 32-byte sectors the line's global accesses moved; wavefronts: the passes its shared\n"
-                          "accesses took through the 32 banks; ideal: %s", sim::IdealDefinition().c_str());
+      ImGui::TextDisabled("sectors: the %s sectors the line's global accesses moved; wavefronts: the passes its shared\n"
+                          "accesses took through the %u banks; ideal: %s", sim::BytesName(sim::kSectorBytes).c_str(),
+                          sim::kBanks, sim::IdealDefinition().c_str());
       ImGui::EndTooltip();
     }
     if (errors)

@@ -170,8 +170,8 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
     return std::any_of(opts.begin(), opts.end(), [](const CLI::Option* o) { return o->count() > 0; });
   };
   auto add_budgets = [&](CLI::App* c) {
-    budget_opts.push_back(c->add_option("--step-budget", budget_text,
-                  "memory accesses and synchronisations one thread may make (default 16777216)"));
+    budget_opts.push_back(c->add_option("--progress-budget,--step-budget", budget_text,
+                  "memory accesses and synchronisations one thread may make (default 16777216; --step-budget: its old name)"));
     watchdog_opts.push_back(c->add_option("--watchdog", watchdog_text,
                   "CPU seconds one thread may run without any access before it is stopped (default 5)"));
     max_threads_opts.push_back(
@@ -347,7 +347,7 @@ int RunCli(int argc, char** argv, const GuiEntry& gui) {
     if (*stats || *trace || *table) {
       sim::LaunchOptions opt;
       if (given(budget_opts))
-        opt.step_budget = uint64_t(ParseInteger("--step-budget", budget_text, 1, int64_t(1) << 40));
+        opt.progress_budget = uint64_t(ParseInteger("--progress-budget", budget_text, 1, int64_t(1) << 40));
       if (given(watchdog_opts))
         opt.watchdog_seconds = double(ParseInteger("--watchdog", watchdog_text, 1, 3600));
       if (given(max_threads_opts))

@@ -100,7 +100,7 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
                              return std::move(sinks[i]);
                            });
   }
-  // The block runs guarded: a fault, the watchdog, the step budget or a cancel leaves it (see
+  // The block runs guarded: a fault, the watchdog, the progress budget or a cancel leaves it (see
   // sim/fault_guard.h), its fibers dropped without being resumed or unwound (their stacks belong
   // to the pool), and the launch stops, as a GPU context does after a fault.
   if (!guard->Run([&] { RunThreads(n); })) {

@@ -37,8 +37,8 @@ struct LaunchOptions {
   size_t max_findings = 256;               // distinct (kind, site) pairs kept
   // Budgets that turn a kernel that never ends into a finding ("no progress"):
   // memory accesses and synchronisations one thread may make in a launch (the CLI's
-  // --step-budget), and CPU seconds one thread may run without making any (--watchdog).
-  uint64_t step_budget = uint64_t(1) << 24;
+  // --progress-budget), and CPU seconds one thread may run without making any (--watchdog).
+  uint64_t progress_budget = uint64_t(1) << 24;
   double watchdog_seconds = 5.0;
   // Launches with more threads than this are refused before they run (--max-threads): the
   // simulator runs a few million threads a second, so 2^31-1 blocks would take days.
@@ -195,7 +195,7 @@ struct ThreadCtx {
   std::source_location last_loc;  // the last access or synchronisation the thread reached
   uint32_t size = 0, head = 0;  // buffered events [head, size)
   // Progress: accesses and synchronisations made, counted per chunk of buffered events (so
-  // that the hot path pays nothing), checked against LaunchOptions::step_budget.
+  // that the hot path pays nothing), checked against LaunchOptions::progress_budget.
   uint64_t progress = 0;
   // Non-zero while the thread runs engine code that may allocate: the watchdog's tick then
   // does not leave the fiber (see EngineSection in sim/engine_impl.h).

@@ -91,7 +91,7 @@ class EngineImpl {
   // Progress: `n` more accesses or synchronisations made by t; past the budget the block is left.
   void CountProgress(ThreadCtx& t, uint64_t n) {
     t.progress += n;
-    if (t.progress > opt.step_budget) [[unlikely]] guard->Leave(GuardExit::StepBudget, &t);
+    if (t.progress > opt.progress_budget) [[unlikely]] guard->Leave(GuardExit::ProgressBudget, &t);
   }
   bool Cancelled() const {
     return opt.control && opt.control->cancel.load(std::memory_order_relaxed);
@@ -140,7 +140,7 @@ class EngineImpl {
   void Exchange(uint32_t first, uint32_t last, uint64_t key);
 
   // ---- [SECTION] faults as findings (findings.cpp) -----------------------------------------
-  // The finding for the guard's leave (a fault, the watchdog, the step budget or a cancel).
+  // The finding for the guard's leave (a fault, the watchdog, the progress budget or a cancel).
   void ReportLeave(const FaultGuard& g);
 
   // ---- [SECTION] parallel launch (parallel_run.cpp) ----------------------------------------

@@ -32,8 +32,8 @@ namespace ws::sim {
 void InstallFaultHandlers();
 
 // ---- [SECTION] FaultGuard -------------------------------------------------------------------
-// Why a guard was left: a fault, or by Leave (the watchdog; the engine's step budget and cancel).
-enum class GuardExit : int { None = 0, Fault, Watchdog, StepBudget, Cancel };
+// Why a guard was left: a fault, or by Leave (the watchdog; the engine's progress budget and cancel).
+enum class GuardExit : int { None = 0, Fault, Watchdog, ProgressBudget, Cancel };
 
 class FaultGuard {
  public:

@@ -162,12 +162,12 @@ void EngineImpl::ReportLeave(const FaultGuard& g) {
                    -1, 0, 0);
       return;
     }
-    case GuardExit::StepBudget:
+    case GuardExit::ProgressBudget:
       findings.Add(FindingKind::NoProgress, t, site,
-                   "no progress after " + std::to_string(opt.step_budget) + " instructions" + at +
+                   "no progress after " + std::to_string(opt.progress_budget) + " instructions" + at +
                        ": the thread made that many memory accesses and synchronisations "
                        "without finishing (an endless loop, such as a grid-stride loop without its "
-                       "increment? the budget per thread is --step-budget)" + stop,
+                       "increment? the budget per thread is --progress-budget)" + stop,
                    -1, 0, 0);
       return;
     case GuardExit::Cancel:

@@ -171,7 +171,7 @@ enum class FindingKind : uint8_t {
   StackOverflow,    // a thread's stack (local arrays, recursion) outgrew what the simulator gives
   ArithmeticTrap,   // integer division by zero and other traps (SIGFPE)
   MemoryFault,      // any other fault in kernel code (e.g. a raw pointer gone wrong)
-  NoProgress,       // a thread over the step budget or stuck past the watchdog: an endless loop
+  NoProgress,       // a thread over the progress budget or stuck past the watchdog: an endless loop
   Cancelled,        // the user stopped the simulation
 };
 const char* ToString(FindingKind k);

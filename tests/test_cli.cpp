@@ -210,7 +210,7 @@ TEST(Cli, GuiHelpListsEveryGuiFlag) {
 }
 
 TEST(Cli, BudgetFlagsAreStrictIntegers) {
-  for (const char* flag : {"--step-budget", "--watchdog", "--max-threads"}) {
+  for (const char* flag : {"--progress-budget", "--step-budget", "--watchdog", "--max-threads"}) {
     EXPECT_EQ(Cli(std::string("stats transpose/naive --n 64 ") + flag + " ''").code, 2) << flag;
     EXPECT_EQ(Cli(std::string("stats transpose/naive --n 64 ") + flag + " 0").code, 2) << flag;
   }

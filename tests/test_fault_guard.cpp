@@ -130,8 +130,8 @@ TEST(FaultGuard, AFaultTheInnerGuardDoesNotClaimIsTheOuterGuards) {
 
 TEST(FaultGuard, LeaveReturnsToRunWithItsReasonAndSubject) {
   FaultGuard guard;
-  EXPECT_FALSE(guard.Run([&] { guard.Leave(GuardExit::StepBudget, &g_subject); }));
-  EXPECT_EQ(guard.exit(), GuardExit::StepBudget);
+  EXPECT_FALSE(guard.Run([&] { guard.Leave(GuardExit::ProgressBudget, &g_subject); }));
+  EXPECT_EQ(guard.exit(), GuardExit::ProgressBudget);
   EXPECT_EQ(guard.subject(), &g_subject);
 }
 

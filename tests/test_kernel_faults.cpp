@@ -251,7 +251,7 @@ TEST(KernelFaults, ALoopWithoutMemoryAccessIsStoppedByTheWatchdog) {
 
 TEST(KernelFaults, AGridStrideLoopWithoutItsIncrementRunsOutOfSteps) {
   LaunchOptions o;
-  o.step_budget = 20000;
+  o.progress_budget = 20000;
   Arrays a(100, o);
   EXPECT_FALSE(a.engine.Run(Shape(2, 32), [&] { GridStrideWithoutIncrement(a.in, a.out, 100); }));
   const Finding* f = Only(a.engine, FindingKind::NoProgress);
@@ -265,16 +265,16 @@ TEST(KernelFaults, AGridStrideLoopWithoutItsIncrementRunsOutOfSteps) {
 
 // Steps are counted per 64 buffered accesses: a thread that reads 200 times is seen at 64, 128
 // and 192 steps.
-TEST(KernelFaults, TheStepBudgetCountsAThreadsAccesses) {
+TEST(KernelFaults, TheProgressBudgetCountsAThreadsAccesses) {
   LaunchOptions fits;
-  fits.step_budget = 256;
+  fits.progress_budget = 256;
   Arrays a(32, fits);
   EXPECT_TRUE(a.engine.Run(Shape(1, 32), [&] { ReadsRepeatedly(a.in, a.out, 200); }));
   EXPECT_TRUE(a.engine.trace().findings.empty());
   EXPECT_EQ(a.b[3], [&] { float s = 0; for (int k = 0; k < 200; ++k) s += a.a[3]; return s; }());
 
   LaunchOptions tight;
-  tight.step_budget = 100;
+  tight.progress_budget = 100;
   Arrays b(32, tight);
   EXPECT_FALSE(b.engine.Run(Shape(1, 32), [&] { ReadsRepeatedly(b.in, b.out, 200); }));
   ASSERT_NE(Only(b.engine, FindingKind::NoProgress), nullptr);
@@ -304,7 +304,7 @@ TEST(KernelFaults, CancelStopsALoopWithoutMemoryAccess) {
 TEST(KernelFaults, CancelStopsALoopThatKeepsAccessingMemory) {
   RunControl control;
   LaunchOptions o;
-  o.control = &control;  // the default step budget would take seconds; the cancel is sooner
+  o.control = &control;  // the default progress budget would take seconds; the cancel is sooner
   Arrays a(100, o);
   std::thread canceller([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));

@@ -289,7 +289,7 @@ TEST(KernelRunner, ARequestAndItsRepliesReadBackAsSentAndEveryCutIsAnError) {
   q.library = "/cache/ab12.so", q.file = "k.cu", q.text = "__global__ void k() {}\n", q.kernel = "k";
   q.run.n = -7, q.run.block = {64, 2, 3}, q.run.seed = 0x123456789abcdefull;
   q.options.selection = {sim::Selection::Kind::Block, 5, 6};
-  q.options.max_trace_instructions = 11, q.options.max_findings = 12, q.options.step_budget = 13;
+  q.options.max_trace_instructions = 11, q.options.max_findings = 12, q.options.progress_budget = 13;
   q.options.watchdog_seconds = 0.25, q.options.max_threads = 14, q.options.caches = false;
   q.device = "H200", q.options.registers_per_thread = 40;
   const std::string qb = toolchain::EncodeRequest(q);
@@ -302,7 +302,7 @@ TEST(KernelRunner, ARequestAndItsRepliesReadBackAsSentAndEveryCutIsAnError) {
   EXPECT_EQ(gq.options.selection.kind, sim::Selection::Kind::Block);
   EXPECT_EQ(gq.options.selection.block, 5u);
   EXPECT_EQ(gq.options.selection.warp, 6u);
-  EXPECT_EQ(gq.options.max_trace_instructions + gq.options.max_findings + gq.options.step_budget + gq.options.max_threads,
+  EXPECT_EQ(gq.options.max_trace_instructions + gq.options.max_findings + gq.options.progress_budget + gq.options.max_threads,
             11u + 12 + 13 + 14);
   EXPECT_EQ(gq.options.watchdog_seconds, 0.25);
   EXPECT_FALSE(gq.options.caches);

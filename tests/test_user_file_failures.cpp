@@ -66,12 +66,12 @@ std::string SimulationError(const std::string& id) {
 }
 
 // Simulates with warp 0 of block 0 recorded (so that findings have their source sites).
-kernels::SimOutcome SimulateWarp(const std::string& id, uint64_t step_budget = uint64_t(1) << 24) {
+kernels::SimOutcome SimulateWarp(const std::string& id, uint64_t progress_budget = uint64_t(1) << 24) {
   const auto v = kernels::FindVariant(id);
   kernels::RunRequest r;
   r.n = v.family->info.teaching_n;
   sim::LaunchOptions opt;
-  opt.step_budget = step_budget;
+  opt.progress_budget = progress_budget;
   return kernels::Simulate(v, r, opt);
 }
 
@@ -99,7 +99,7 @@ TEST(KernelFileFailures, FaultsInTheDescriptionAreErrorsAtItsLineAndKernelFaults
   EXPECT_NE(e.find("fails.cu:25: WS_KERNEL(host_throw): the description threw"), std::string::npos) << e;
   // After those, a kernel's own faults are still findings (the engine's handlers still come
   // first): the division on line 8 (before the thread's first memory access, so the finding has
-  // no line), the endless loop on line 12 (a step budget of 2^16 accesses per thread ends it).
+  // no line), the endless loop on line 12 (a progress budget of 2^16 accesses per thread ends it).
   bool trap = false;
   for (const auto& finding : SimulateWarp(file + ":kernel_div").trace.findings)
     trap |= finding.kind == sim::FindingKind::ArithmeticTrap;

@@ -35,7 +35,7 @@ void RequestFields(Io& io, Q& q) {
   io.U32(o.selection.warp, "selected warp");
   io.Num(o.max_trace_instructions);
   io.Num(o.max_findings);
-  io.Num(o.step_budget);
+  io.Num(o.progress_budget);
   io.Real(o.watchdog_seconds);
   io.Num(o.max_threads);
   io.Flag(o.caches);

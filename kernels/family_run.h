@@ -76,7 +76,7 @@ struct OutputArray {
   double rel_tol;
   const char* type;
   uint64_t compared_cols = 0;  // 0: all of them
-  // Compares the first `cols` of each row only (the rest pads the rows for alignment).
+  // Compares the first `c` columns of each row only (the rest pads the rows for alignment).
   OutputArray ComparingColumns(uint64_t c) && {
     compared_cols = c;
     return std::move(*this);

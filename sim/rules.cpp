@@ -312,6 +312,17 @@ int BankPhaseLanes(uint32_t width) { return width <= 8 ? 32 : 8; }
 namespace {
 // The fewest wavefronts that can serve `words` distinct words: 32 banks, one word each per pass.
 int IdealPasses(int words) { return std::max(1, (words + int(kBanks) - 1) / int(kBanks)); }
+
+// The bank words of one phase: f(lane, word) for each active lane of lanes [p0, p0 + phase_lanes)
+// and each 4-byte word its `width` bytes touch, in lane order. The counters (BankConflicts) and the
+// bank view's columns (SharedBanks) both walk a phase this way.
+template <class F>
+void ForEachPhaseWord(const WarpInstruction& ins, int p0, int phase_lanes, uint32_t width, F f) {
+  for (int lane = p0; lane < p0 + phase_lanes; ++lane) {
+    if (!(ins.mask >> lane & 1)) continue;
+    for (uint64_t wd = WordIndex(ins.addr[lane]); wd <= WordIndex(ins.addr[lane] + width - 1); ++wd) f(lane, wd);
+  }
+}
 }  // namespace
 
 void BankConflicts(WarpInstruction& ins) {
@@ -328,12 +339,11 @@ void BankConflicts(WarpInstruction& ins) {
     uint64_t words[kWarpSize * 4];
     int n = 0;
     Phase& ph = phases[p];
-    for (int l = p0; l < p0 + phase_lanes; ++l) {
-      if (!(ins.mask >> l & 1)) continue;
-      if (n > 0 && ins.addr[l] != ph.address) ph.one_address = false;
-      ph.address = ins.addr[l];
-      for (uint64_t wd = WordIndex(ins.addr[l]); wd <= WordIndex(ins.addr[l] + w - 1); ++wd) words[n++] = wd;
-    }
+    ForEachPhaseWord(ins, p0, phase_lanes, w, [&](int lane, uint64_t wd) {
+      if (n > 0 && ins.addr[lane] != ph.address) ph.one_address = false;
+      ph.address = ins.addr[lane];
+      words[n++] = wd;
+    });
     if (n == 0) continue;
     SmallSort(words, n);
     int per_bank[kBanks] = {};
@@ -381,21 +391,18 @@ std::vector<BankColumn> SharedBanks(const WarpInstruction& ins) {
   const int phase_lanes = BankPhaseLanes(w);
   for (int p0 = 0, phase = 0; p0 < kWarpSize; p0 += phase_lanes, ++phase) {
     int per_bank[kBanks] = {}, distinct = 0;
-    for (int lane = p0; lane < p0 + phase_lanes; ++lane) {
-      if (!(ins.mask >> lane & 1)) continue;
-      for (uint64_t wd = WordIndex(ins.addr[lane]); wd <= WordIndex(ins.addr[lane] + w - 1); ++wd) {
-        auto& words = cols[BankOfWord(wd)].words;
-        auto it = std::find_if(words.begin(), words.end(),
-                               [&](const BankWord& b) { return b.word == wd && b.phase == phase; });
-        if (it == words.end()) {
-          words.push_back({wd, phase, {lane}});
-          ++per_bank[BankOfWord(wd)];
-          ++distinct;
-        } else if (it->lanes.back() != lane) {
-          it->lanes.push_back(lane);
-        }
+    ForEachPhaseWord(ins, p0, phase_lanes, w, [&](int lane, uint64_t wd) {
+      auto& words = cols[BankOfWord(wd)].words;
+      auto it = std::find_if(words.begin(), words.end(),
+                             [&](const BankWord& b) { return b.word == wd && b.phase == phase; });
+      if (it == words.end()) {
+        words.push_back({wd, phase, {lane}});
+        ++per_bank[BankOfWord(wd)];
+        ++distinct;
+      } else if (it->lanes.back() != lane) {
+        it->lanes.push_back(lane);
       }
-    }
+    });
     const int passes = IdealPasses(distinct);
     for (uint32_t b = 0; b < kBanks; ++b) cols[b].degree = std::max(cols[b].degree, (per_bank[b] + passes - 1) / passes);
   }

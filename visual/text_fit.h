@@ -5,6 +5,7 @@
 #pragma once
 #include <imgui.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <initializer_list>
 #include <string>
@@ -64,6 +65,25 @@ inline std::string WrapAtSpaces(const ImFont* font, float size, const std::strin
     if (end < text.size() && text[end] == '\n') out += '\n', line_w = 0, ++end;
     else if (end < text.size()) ++end;
     i = end;
+  }
+  return out;
+}
+
+// Wrapped lines cut to at most `most` lines (a cut last line ends with an ellipsis,
+// the rest of the text with it).
+inline std::string KeepLines(const std::string& wrapped, int most, float width) {
+  std::string out;
+  size_t at = 0;
+  for (int line = 0; at < wrapped.size(); ++line) {
+    const size_t end = wrapped.find('\n', at);
+    if (line + 1 == most && end != std::string::npos) {  // the last line kept, more after it
+      std::string rest = wrapped.substr(at);
+      std::replace(rest.begin(), rest.end(), '\n', ' ');
+      return out + Ellipsize(rest, width);
+    }
+    out += wrapped.substr(at, end == std::string::npos ? std::string::npos : end - at + 1);
+    if (end == std::string::npos) break;
+    at = end + 1;
   }
   return out;
 }

@@ -26,25 +26,6 @@ ImFont* LargestFont() {
   return best;
 }
 
-// The details' wrapped lines cut to at most `most` lines (a cut last line ends with an ellipsis,
-// the rest of the text with it).
-std::string KeepLines(const std::string& wrapped, int most, float width) {
-  std::string out;
-  size_t at = 0;
-  for (int line = 0; at < wrapped.size(); ++line) {
-    const size_t end = wrapped.find('\n', at);
-    if (line + 1 == most && end != std::string::npos) {  // the last line kept, more after it
-      std::string rest = wrapped.substr(at);
-      std::replace(rest.begin(), rest.end(), '\n', ' ');
-      return out + Ellipsize(rest, width);
-    }
-    out += wrapped.substr(at, end == std::string::npos ? std::string::npos : end - at + 1);
-    if (end == std::string::npos) break;
-    at = end + 1;
-  }
-  return out;
-}
-
 // The headline in the large font, the details under it in the text font, both wrapped to the
 // pane's width; the badge grows in height to hold them. The details take at most an eighth of the
 // height left in the pane (one line at least; the whole text in the badge's tooltip): a short pane

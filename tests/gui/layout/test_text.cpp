@@ -95,5 +95,19 @@ TEST(LayoutRules, TextGrowsWithTheScreen) {
   });
 }
 
+// A warning's kind is on screen whole, in its own strip, however narrow the pane: pairs v2's
+// "[warp-synchronous-race]" was cut to "A: warning [warp-synchron…" at 1280x720 and 1920x1080,
+// scale 2, beside the "go there" button; the strip is the button there, the kind on its width.
+TEST(LayoutRules, AWarningsKindIsOnScreenWhole) {
+  JudgeEveryLayout("warning_kind", [](const Shot& s, Failures& failed) {
+    for (const auto& t : s.layout["text"]) {
+      const std::string text = t["text"].get<std::string>();
+      if (text.rfind("A: warning", 0) != 0 && text.rfind("B: warning", 0) != 0) continue;
+      const size_t open = text.find('['), close = text.find(']');
+      if (open == std::string::npos || close == std::string::npos || close < open) Fail(failed, s, Quote(t) + ": the kind is cut");
+    }
+  });
+}
+
 }  // namespace
 }  // namespace ws::visual::layout_shots

@@ -70,7 +70,16 @@ void Gui::DrawFrame() {
     const ImGuiStyle& style = ImGui::GetStyle();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const bool tight = Tight();
-    const float legend_h = visual::LegendView::Height(avail.x, scale_, tight);
+    // A short window's legend is what the shown steps draw, every entry of it.
+    std::vector<const sim::WarpInstruction*> shown;
+    bool earlier = false;
+    for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
+      const Pane& p = pane_[i];
+      shown.insert(shown.end(), p.shown_step.current.begin(), p.shown_step.current.end());
+      earlier = earlier || p.shown_step.history.size() > p.shown_step.current.size();
+    }
+    const visual::LegendUse use = visual::LegendUseOf(shown, earlier);
+    const float legend_h = visual::LegendView::Height(avail.x, scale_, tight ? &use : nullptr);
     // Presenter mode: one status line at the bottom; otherwise the timeline bar.
     // (as tall as its wrapped lines: no empty band under it).
     const float bottom_h = present_ ? ImGui::CalcTextSize(StatusText(avail.x).c_str(), nullptr, false, avail.x).y + style.ItemSpacing.y
@@ -95,20 +104,7 @@ void Gui::DrawFrame() {
       DrawSidePanel(right_w, body_h);
     }
 
-    if (tight) {
-      // A short window's legend is one row of what the shown steps draw.
-      std::vector<const sim::WarpInstruction*> shown;
-      bool earlier = false;
-      for (int i = 0; i < (Compare() ? 2 : 1); ++i) {
-        const Pane& p = pane_[i];
-        shown.insert(shown.end(), p.shown_step.current.begin(), p.shown_step.current.end());
-        earlier = earlier || p.shown_step.history.size() > p.shown_step.current.size();
-      }
-      const visual::LegendUse use = visual::LegendUseOf(shown, earlier);
-      legend_.Draw(scale_, &placed_, &use);
-    } else {
-      legend_.Draw(scale_, &placed_);
-    }
+    legend_.Draw(scale_, &placed_, tight ? &use : nullptr);
     if (present_) {
       DrawStatusLine();
     } else {

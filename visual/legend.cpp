@@ -100,10 +100,50 @@ int Arrange(float width, float scale, F place) {
   return row + 1;
 }
 
-// The "+N" that ends a one-row strip whose used entries do not all fit.
-std::string MoreLabel(int n) { return "+" + std::to_string(n); }
+// The entries `use` says are drawn (the lane colours always).
+std::vector<const LegendEntry*> Used(const LegendUse& use) {
+  std::vector<const LegendEntry*> used;
+  for (const auto& e : LegendEntries())
+    if (Explains(e.swatch, use)) used.push_back(&e);
+  return used;
+}
+
+// The rows `used` takes across `width` with its text at `f` times the font's size (the swatches,
+// the gaps and the text all scale with it).
+int RowsAt(const std::vector<const LegendEntry*>& used, float width, float scale, float f) {
+  const float side = ImGui::GetTextLineHeight();
+  const float gap = ImGui::GetStyle().ItemSpacing.x, entry_gap = 14 * scale;
+  float x = 0;
+  int rows = 1;
+  for (const LegendEntry* e : used) {
+    const float w = f * (SwatchWidth(e->swatch, side) + gap + ImGui::CalcTextSize(e->label.c_str()).x);
+    if (x > 0 && x + w > width) x = 0, ++rows;
+    x += w + f * entry_gap;
+  }
+  return rows;
+}
 
 }  // namespace
+
+LegendFit FitLegend(const LegendUse& use, float width, float scale, float window_h) {
+  const auto used = Used(use);
+  const float least = std::min(1.0f, kLegendLeastShare * window_h / std::max(ImGui::GetFontSize(), 1.0f));
+  // One row at the largest size, in steps of 5 %; else as many rows as the least size needs (two
+  // on the shots: 1.35 rows of the full size, the picture keeping the rest of the height).
+  // (Rows of even length: the least width that holds them in as many rows.)
+  auto even = [&](LegendFit fit) {
+    float lo = 0, hi = width;
+    for (int i = 0; i < 20; ++i) {
+      const float mid = 0.5f * (lo + hi);
+      (RowsAt(used, mid, scale, fit.font_scale) <= fit.rows ? hi : lo) = mid;
+    }
+    fit.wrap_w = hi;
+    return fit;
+  };
+  for (float f = 1.0f; f >= least - 1e-4f; f -= 0.05f)
+    if (RowsAt(used, width, scale, f) <= 1) return {f, 1, width};
+  return even({least, RowsAt(used, width, scale, least)});
+}
 
 const std::vector<LegendEntry>& LegendEntries() {
   static const std::vector<LegendEntry> entries = {
@@ -177,32 +217,33 @@ void LegendView::Draw(float scale, std::vector<Placed>* placed, const LegendUse*
     if (hovered(p, w)) WrappedTooltip(e.tooltip);
   };
   if (only) {
-    // One row: the used entries in order while they fit beside a "+N" for the rest.
-    const float entry_gap = 14 * scale;
-    std::vector<const LegendEntry*> used;
-    for (const auto& e : LegendEntries())
-      if (Explains(e.swatch, *only)) used.push_back(&e);
-    auto entry_w = [&](const LegendEntry& e) { return SwatchWidth(e.swatch, side) + gap + ImGui::CalcTextSize(e.label.c_str()).x; };
+    // A short window: the used entries, every one of them, at the size FitLegend finds.
+    // (The entries' widths as FitLegend measures them: at the font's size, times the scale.)
+    const LegendFit fit = FitLegend(*only, width, scale, ImGui::GetIO().DisplaySize.y);
+    const auto used = Used(*only);
+    std::vector<float> widths;
+    for (const LegendEntry* e : used)
+      widths.push_back(fit.font_scale * (SwatchWidth(e->swatch, side) + gap + ImGui::CalcTextSize(e->label.c_str()).x));
+    ImGui::SetWindowFontScale(fit.font_scale);
+    const float f_side = ImGui::GetTextLineHeight(), f_gap = fit.font_scale * gap, entry_gap = fit.font_scale * 14 * scale;
+    const float f_row_h = fit.font_scale * row_h;  // (the spacing between rows scales too)
     float x = 0;
-    size_t shown = 0;
-    for (; shown < used.size(); ++shown) {
-      const float w = entry_w(*used[shown]);
-      const float more = shown + 1 < used.size() ? entry_gap + ImGui::CalcTextSize(MoreLabel(int(used.size() - shown - 1)).c_str()).x : 0.0f;
-      if (shown > 0 && x + w + more > width) break;
-      draw(*used[shown], ImVec2(origin.x + x, origin.y), w);
+    int row = 0;
+    for (size_t i = 0; i < used.size(); ++i) {
+      const LegendEntry* e = used[i];
+      const float w = widths[i];
+      if (x > 0 && x + w > fit.wrap_w) x = 0, ++row;
+      const ImVec2 p(origin.x + x, origin.y + float(row) * f_row_h);
+      DrawSwatch(dl, e->swatch, p, f_side, scale);
+      if (placed && e->swatch == Swatch::LaneRamp)
+        placed->push_back({"", "legend", "lanes", Rect{p.x, p.y, SwatchWidth(e->swatch, f_side), f_side}});
+      dl->AddText(ImVec2(p.x + SwatchWidth(e->swatch, f_side) + f_gap, p.y), ImGui::GetColorU32(ImGuiCol_Text), e->label.c_str());
+      if (ImGui::IsWindowHovered() && mouse.x >= p.x && mouse.x < p.x + w && mouse.y >= p.y && mouse.y < p.y + f_row_h)
+        WrappedTooltip(e->tooltip);
       x += w + entry_gap;
     }
-    if (shown < used.size()) {
-      const std::string more = MoreLabel(int(used.size() - shown));
-      const ImVec2 p(origin.x + x, origin.y);
-      dl->AddText(p, ImGui::GetColorU32(ImGuiCol_TextDisabled), more.c_str());
-      if (hovered(p, ImGui::CalcTextSize(more.c_str()).x)) {
-        std::string rest;
-        for (size_t i = shown; i < used.size(); ++i) rest += (rest.empty() ? "" : "\n") + used[i]->label + ": " + used[i]->tooltip;
-        WrappedTooltip(rest);
-      }
-    }
-    ImGui::Dummy(ImVec2(width, row_h));
+    ImGui::SetWindowFontScale(1.0f);
+    ImGui::Dummy(ImVec2(width, float(fit.rows) * f_row_h));
     return;
   }
   const int rows = Arrange(width, scale, [&](const LegendEntry& e, float x, int row, float w) {
@@ -211,9 +252,12 @@ void LegendView::Draw(float scale, std::vector<Placed>* placed, const LegendUse*
   ImGui::Dummy(ImVec2(width, rows * row_h));
 }
 
-float LegendView::Height(float width, float scale, bool one_row) {
-  const int rows = one_row ? 1 : Arrange(width, scale, [](const LegendEntry&, float, int, float) {});
-  return rows * ImGui::GetTextLineHeightWithSpacing();
+float LegendView::Height(float width, float scale, const LegendUse* only) {
+  if (only) {
+    const LegendFit fit = FitLegend(*only, width, scale, ImGui::GetIO().DisplaySize.y);
+    return float(fit.rows) * fit.font_scale * ImGui::GetTextLineHeightWithSpacing();
+  }
+  return float(Arrange(width, scale, [](const LegendEntry&, float, int, float) {})) * ImGui::GetTextLineHeightWithSpacing();
 }
 
 }  // namespace ws::visual

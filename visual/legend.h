@@ -33,15 +33,26 @@ LegendUse LegendUseOf(const std::vector<const sim::WarpInstruction*>& shown, boo
 // Whether an entry explains something `use` says is drawn (the lane colours always).
 bool Explains(Swatch s, const LegendUse& use);
 
+// A short window's strip of the entries `use` says are drawn, every one of them (a colour hidden
+// behind "+N" had no meaning on screen): one row at the text's size where they fit, else at a
+// smaller size, down to a line of kLegendLeastShare of the window's height (a slide's smallest
+// text), else in as many rows of even length as that size needs.
+inline constexpr float kLegendLeastShare = 0.03f;
+struct LegendFit {
+  float font_scale = 1;  // times the current font's size
+  int rows = 1;
+  float wrap_w = 0;  // where its rows break: the least width that holds them in `rows` (rows of even length)
+};
+LegendFit FitLegend(const LegendUse& use, float width, float scale, float window_h);
+
 class LegendView {
  public:
   // Draws the strip across the available width of the current window; records the lane-colour
   // swatch as kind "legend", name "lanes" (lane k's colour at k/32 of its width). With `only`
-  // (a short window), one row of the entries it uses; any that do not fit are named in the
-  // tooltip of a last entry, "+N".
+  // (a short window), the entries it uses as FitLegend fits them.
   void Draw(float scale, std::vector<Placed>* placed, const LegendUse* only = nullptr);
-  // Height the strip takes at `width` (one row, or more where it wraps), for layout.
-  static float Height(float width, float scale, bool one_row = false);
+  // Height the strip takes at `width` (its rows where it wraps; with `only`, FitLegend's), for layout.
+  static float Height(float width, float scale, const LegendUse* only = nullptr);
 };
 
 }  // namespace ws::visual

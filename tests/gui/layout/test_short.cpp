@@ -1,14 +1,17 @@
 // Layout rules of a short window's normal layout (a 720-line projector at scale 2, and 1080 lines
 // at scale 2, which draws at 3): the panes take the height, the step's picture is in view without
-// scrolling, and the bank view at a step that touches no shared memory is one line, as it is in
-// presenter mode.
+// scrolling, the bank view at a step that touches no shared memory is one line, as it is in
+// presenter mode, and the legend names every colour the step's caption speaks of.
 #include <gtest/gtest.h>
 
 #include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
 #include "layout_shots.h"
+#include "visual/legend.h"
 
 namespace ws::visual::layout_shots {
 namespace {
@@ -34,6 +37,41 @@ TEST(LayoutRules, AShortWindowGivesThePanesItsHeightAndNoneScrolls) {
       if (w.value("scrollbar_y", false)) d << WindowName(name, w["rect"]) << " scrolls; ";
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
+  });
+}
+
+// A short window's legend names every colour its steps draw, in text of at least a slide's
+// smallest share of the height (kLegendLeastShare, 3 %): no "+N" stands for entries it left out.
+// Checked against the captions, which say what the picture draws: a badge that speaks of sectors
+// from DRAM, L2 or L1 hits, a bank conflict or a broadcast needs that entry. At 1280x720 scale 2
+// the one row showed four entries and "+3" for shortcut's L1 hit, L2 and DRAM, "+5" at pairs'
+// last step.
+TEST(LayoutRules, AShortWindowsLegendNamesEveryColourTheCaptionsSpeakOf) {
+  std::set<std::string> labels;
+  for (const auto& e : LegendEntries()) labels.insert(e.label);
+  JudgeEveryLayout("short_window_legend", [&labels](const Shot& s, Failures& failed) {
+    if (!Short(s.config)) return;
+    const std::pair<const char*, const char*> spoken[] = {
+        {"from DRAM", "DRAM"}, {"L2 hit", "L2"}, {"L1 hit", "L1 hit"}, {"-way bank conflict", "bank conflict"}, {"broadcast", "broadcast"}};
+    std::ostringstream d;
+    std::set<std::string> shown;
+    for (const auto& t : s.layout["text"]) {
+      const std::string text = t["text"].get<std::string>();
+      if (t["window"] != "warpscope##root") continue;
+      if (std::regex_match(text, std::regex("\\+[0-9]+"))) d << "\"" << text << "\" in the legend; ";
+      if (!labels.count(text)) continue;
+      shown.insert(text);
+      if (t["line_h"].get<float>() < kLegendLeastShare * float(s.config.h) - 0.5f)
+        d << "\"" << text << "\" at " << t["line_h"].get<float>() << " px; ";
+    }
+    for (const auto& p : s.layout["placed"]) {
+      if (p["kind"] != "badge") continue;
+      const std::string caption = p["name"].get<std::string>();
+      for (const auto& [words, entry] : spoken)
+        if (caption.find(words) != std::string::npos && !shown.count(entry))
+          d << p["pane"].get<std::string>() << "'s caption says \"" << words << "\", the legend has no \"" << entry << "\"; ";
+    }
+    if (!d.str().empty()) Fail(failed, s, d.str());
   });
 }
 

@@ -173,7 +173,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       tile_rows = s.rows, tile_cols = s.cols;
       const float cell = std::min(visual::LargestCell(scale_), ImGui::GetContentRegionAvail().x / float(s.cols));
       const float arrays_h = 2.0f * (line_h + 8.0f * scale_) + cell * float(s.rows);  // labels' line, its label, cells
-      tall_tile = s.rows > 2 || arrays_h + visual::BanksView::NeededHeight(sim::kWarpSize, scale_) > rest;
+      tall_tile = s.rows > 2 || arrays_h + visual::BanksView::NeededHeight(sim::kWarpSize, scale_, hall) > rest;
     }
     p.grid.labels_beside = hall && !present_;
     if (hall && shared && focus && focus->space == sim::Space::Shared && tall_tile) {

@@ -41,17 +41,19 @@ namespace {
 // A mark's least height: a thin bar, told apart from its neighbours by the lane colours (32 of
 // them in 96 px, whatever the scale: a short pane at a large scale keeps them all in view).
 float MinSlot(float) { return 3.0f; }
-float HeaderHeight(float scale) { return ImGui::GetTextLineHeight() * 2.0f + 8.0f * scale; }
+// The colour band and the bank numbers' line, and the n-way marks' line under it (in the hall,
+// the marks are on the numbers' line).
+float HeaderHeight(float scale, bool hall) { return ImGui::GetTextLineHeight() * (hall ? 1.0f : 2.0f) + 8.0f * scale; }
 }  // namespace
 
 float BanksView::NeededHeight(const ShownStep& shown_step, float scale, bool hall) {
   const sim::WarpInstruction* ins = shown_step.Focus();
   if (!ins || ins->space != sim::Space::Shared) return (hall ? 1.0f : 2.0f) * ImGui::GetTextLineHeightWithSpacing();
-  return NeededHeight(StackMarks(sim::SharedBanks(*ins)), scale);
+  return NeededHeight(StackMarks(sim::SharedBanks(*ins)), scale, hall);
 }
 
-float BanksView::NeededHeight(int marks, float scale) {
-  return ImGui::GetTextLineHeightWithSpacing() + HeaderHeight(scale) + MinSlot(scale) * float(std::max(marks, 1)) +
+float BanksView::NeededHeight(int marks, float scale, bool hall) {
+  return ImGui::GetTextLineHeightWithSpacing() + HeaderHeight(scale, hall) + MinSlot(scale) * float(std::max(marks, 1)) +
          ImGui::GetStyle().ItemSpacing.y;
 }
 
@@ -86,9 +88,14 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float w = ImGui::GetContentRegionAvail().x;
   const float line_h = ImGui::GetTextLineHeight();
-  const float avail_h = std::max(height - (ImGui::GetCursorPosY() - title_y), 3.0f * line_h);
   BankLayout b;
-  b.header_h = HeaderHeight(scale);
+  // The hall's header of one line where the stack needs the room (its marks under a header of two
+  // would be less than a text line tall); a stack of a mark or two keeps the numbers' line apart.
+  const float room = height - (ImGui::GetCursorPosY() - title_y);
+  const bool one_line = hall && (room - HeaderHeight(scale, false)) / float(rows) < line_h;
+  b.header_h = HeaderHeight(scale, one_line);
+  // (At least the header and a mark: NeededHeight's least, which a plan may give exactly.)
+  const float avail_h = std::max(height - (ImGui::GetCursorPosY() - title_y), b.header_h + MinSlot(scale));
   // Every mark of the tallest stack, a text line tall at most (two in the hall, where the room
   // left under a stack of a mark or two is otherwise an empty band), a thin bar at least.
   b.slot_h = std::clamp((avail_h - b.header_h) / float(rows), MinSlot(scale), hall ? 2.0f * line_h : line_h);
@@ -117,6 +124,37 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
       if (word.lanes.size() > widest_lanes) widest = bank, widest_lanes = word.lanes.size();
   const char* kFree = "free";
   const float free_w = ImGui::CalcTextSize(kFree).x;
+  // The n-way and "free" marks: their text and where it goes, a line under the numbers, or in the
+  // hall on their line (a number the mark would cover is left out: the mark stands over its bank).
+  struct Mark {
+    std::string text;
+    float x = 0;
+    bool conflict = false;
+  };
+  std::vector<Mark> marks;
+  for (int bank = 0; bank < 32; ++bank) {
+    const Rect h = BankHeader(b, bank);
+    const sim::BankColumn& c = cols[bank];
+    bool broadcast = false;
+    for (const auto& word : c.words) broadcast = broadcast || word.lanes.size() > 1;
+    if (c.degree > 1) {
+      char txt[32];
+      std::snprintf(txt, sizeof txt, "%d\xc3\x97", c.degree);
+      const float dw = ImGui::CalcTextSize(txt).x;
+      if (dw <= h.w || bank == worst) marks.push_back({txt, std::clamp(h.CenterX() - dw * 0.5f, b.area.x, b.area.x + b.area.w - dw), true});
+    } else if (broadcast && (free_w <= h.w || (bank == widest && worst < 0))) {
+      marks.push_back({kFree, std::clamp(h.CenterX() - free_w * 0.5f, b.area.x, b.area.x + b.area.w - free_w), false});
+    }
+  }
+  const float marks_y = p.y + band + 1 + (one_line ? 0.0f : line_h);
+  const float space_w = ImGui::CalcTextSize(" ").x;
+  auto covered = [&](float x0, float x1) {
+    if (!one_line) return false;
+    for (const Mark& k : marks)
+      if (x1 + space_w > k.x && x0 < k.x + ImGui::CalcTextSize(k.text.c_str()).x + space_w) return true;
+    return false;
+  };
+  for (const Mark& k : marks) dl->AddText(ImVec2(k.x, marks_y), k.conflict ? Pack(kConflict) : Pack(kLine), k.text.c_str());
   for (int bank = 0; bank < 32; ++bank) {
     const Rect h = BankHeader(b, bank);
     const sim::BankColumn& c = cols[bank];
@@ -126,20 +164,8 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
     char txt[32];
     if (bank % label_stride == 0) {
       std::snprintf(txt, sizeof txt, "%d", bank);
-      dl->AddText(ImVec2(h.x + pad, h.y + band + 1), ImGui::GetColorU32(ImGuiCol_TextDisabled), txt);
-    }
-    bool broadcast = false;
-    for (const auto& word : c.words) broadcast = broadcast || word.lanes.size() > 1;
-    if (c.degree > 1) {
-      std::snprintf(txt, sizeof txt, "%d\xc3\x97", c.degree);
-      const float dw = ImGui::CalcTextSize(txt).x;
-      if (dw <= h.w || bank == worst) {
-        const float x = std::clamp(h.CenterX() - dw * 0.5f, b.area.x, b.area.x + b.area.w - dw);
-        dl->AddText(ImVec2(x, h.y + band + 1 + line_h), Pack(kConflict), txt);
-      }
-    } else if (broadcast && (free_w <= h.w || (bank == widest && worst < 0))) {
-      const float x = std::clamp(h.CenterX() - free_w * 0.5f, b.area.x, b.area.x + b.area.w - free_w);
-      dl->AddText(ImVec2(x, h.y + band + 1 + line_h), Pack(kLine), kFree);
+      if (!covered(h.x + pad, h.x + pad + ImGui::CalcTextSize(txt).x))
+        dl->AddText(ImVec2(h.x + pad, h.y + band + 1), ImGui::GetColorU32(ImGuiCol_TextDisabled), txt);
     }
     // The stack: a mark per lane, a word's lanes together, a broadcast's framed.
     int slot = 0;

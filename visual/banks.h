@@ -26,9 +26,11 @@ class BanksView {
   // view to one line, its label (see Draw).
   static float NeededHeight(const ShownStep& shown_step, float scale, bool hall = false);
   // The same for a stack of `marks` marks (a 32-way conflict or a 32-lane broadcast: 32).
-  static float NeededHeight(int marks, float scale);
+  static float NeededHeight(int marks, float scale, bool hall = false);
   // `hall`: at a step that touches no shared memory, one line ("Shared-memory banks: not touched
-  // by this step", recorded as kind "banks_label"), the room going to what the step touches.
+  // by this step", recorded as kind "banks_label"), the room going to what the step touches; at
+  // one that does, a header of one text line: the n-way or "free" mark on the bank numbers' line,
+  // in place of the numbers it would cover, so that the stack gets the line.
   void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, bool hall = false);
 };
 

@@ -346,5 +346,20 @@ TEST(LayoutRules, AtScale1ATallBankStackHasReadableMarks) {
   });
 }
 
+// At the transpose tile's read ("transpose+tile"), A's 32-mark stack beside the tile has marks of
+// at least kShortWindowMark px at every size and scale, both modes: the hall's bank header is one
+// line (the n-way mark on the bank numbers' line), so that the stack gets the other. At 1280x720
+// scale 2 the marks were 3.5 px (3.8 in presenter mode) under a header of two lines.
+constexpr float kShortWindowMark = 4.0f;
+TEST(LayoutRules, TheTileReadsStackBesideTheTileHasMarksOfAtLeast4Px) {
+  JudgeEveryLayout("tile_stack_marks", [](const Shot& s, Failures& failed) {
+    if (s.family != "transpose+tile") return;
+    for (const auto& p : s.layout["placed"])
+      if (p["kind"] == "banks" && p["rows"].get<int>() >= 32 && p["slot_h"].get<float>() < kShortWindowMark)
+        Fail(failed, s, p["pane"].get<std::string>() + ": " + std::to_string(p["rows"].get<int>()) + " marks of " +
+                            std::to_string(p["slot_h"].get<float>()) + " px");
+  });
+}
+
 }  // namespace
 }  // namespace ws::visual::layout_shots

@@ -36,6 +36,10 @@ int GuiMain(int argc, char** argv) {
   app.add_option("--size", o.size, "window size WIDTHxHEIGHT");
   app.add_flag("--fullscreen", o.fullscreen, "start full screen on the primary monitor (F11 toggles)");
   app.add_flag("--no-caches", o.no_caches, "simulate without the cache model: no served-from marks, no L1 view");
+  app.add_option("--threads", o.threads,
+                 "CPU threads that simulate blocks, half for each pane while two show; the results are the same for any number "
+                 "(default: every core, " + std::to_string(DefaultThreads()) + " here)")
+      ->check(CLI::Range(1, 1024));
   app.add_flag("--present", o.present, "start in presenter mode: the two memory views alone, large (P toggles)");
   app.add_option("--side", o.side,
                  "the side panel's tab at start: counters (timings and counters), chart (memory chart), l1 (L1 "

@@ -18,6 +18,7 @@ struct GuiOptions {
   bool fullscreen = false;
   bool present = false;  // start in presenter mode
   bool no_caches = false;  // simulate without the cache model: no served-from marks, no L1 view
+  int threads = 0;  // CPU threads that simulate blocks, half a pane while two show; 0: every core
   std::string side = "counters";  // the side panel's tab at start: "counters", "chart", "l1" or "printf"
   std::string screenshot, layout_out;
   bool wait_counters = false;  // scripted run: go on once every pane's whole launch has run, not at its first picture

@@ -35,7 +35,10 @@ void Gui::Request(Pane& p) {
   p.counting = false;
   p.marks_pending = false;
   p.counts_cancelled = false;
-  worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, p.shape, pb_.block, !opt_.no_caches});
+  // The cores are the panes': each simulates on half of them while both show (at least one).
+  const uint32_t cores = opt_.threads > 0 ? uint32_t(opt_.threads) : DefaultThreads();
+  const uint32_t threads = compare_on_ ? std::max(1u, cores / 2) : cores;
+  worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, p.shape, pb_.block, !opt_.no_caches, "", threads});
 }
 
 void Gui::PollWorker() {

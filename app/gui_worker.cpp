@@ -4,9 +4,6 @@
 #include <algorithm>
 #include <utility>
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include "app/cli.h"
 
 namespace ws::app {
@@ -15,12 +12,11 @@ namespace {
 // Once its first picture is on screen, a whole launch (minutes at the largest sizes) counts a few
 // steps nicer than the thread that draws, so that the frames keep their time while the lecturer
 // steps through the picture on busy cores (docs/PERFORMANCE.md). Linux's nice is per thread, and
-// a thread may not take it back: each job runs on a thread of its own (see Loop), so the next
-// picture is simulated at the window's priority again. Where nice cannot be set, nothing changes.
+// a thread may not take it back: each job runs on a thread of its own (see Loop), and the engine's
+// threads of a launch on several are its own too (sim::FollowNicer: each takes it at its next
+// block), so the next picture is simulated at the window's priority again. Where nice cannot be
+// set, nothing changes.
 constexpr int kNicer = 5;
-void CountNicer() {
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), std::min(getpriority(PRIO_PROCESS, 0) + kNicer, 19));
-}
 }  // namespace
 
 SimWorker::SimWorker(std::function<void()> on_result) : on_result_(std::move(on_result)) {
@@ -106,6 +102,7 @@ SimResult SimWorker::Run(const SimJob& job, sim::RunControl& control, std::mutex
     opt.selection = {sim::Selection::Kind::Block, job.block, 0};
     opt.control = &control;
     opt.caches = job.caches;
+    opt.threads = std::max(1u, job.threads);
     // The launch as the command line configures it (device profile, registers per thread from
     // ptxas), so that the L1 view and the memory chart agree with `stats` and `table`.
     const CompiledListing listing = ListingFor(ref);
@@ -156,6 +153,7 @@ void SimWorker::Loop(int pane) {
       lane.control.cancel = false;
       lane.control.blocks_done = 0;
       lane.control.blocks_total = 0;
+      lane.control.nicer = 0;
     }
     const auto first_picture = [&](SimResult f) {
       const bool marks_pending = f.marks_pending;
@@ -165,7 +163,10 @@ void SimWorker::Loop(int pane) {
         done_.push_back(std::move(f));
       }
       if (on_result_) on_result_();
-      if (!marks_pending) CountNicer();
+      if (!marks_pending) {
+        lane.control.nicer = kNicer;
+        sim::FollowNicer(&lane.control);  // this thread at once (it simulates or merges the blocks)
+      }
     };
     SimResult r;
     std::thread([&] { r = Run(job, lane.control, file_runs_, first_picture); }).join();

@@ -34,6 +34,7 @@ struct SimJob {
   uint32_t block = 0;   // the block whose warps are recorded
   bool caches = true;   // the cache model (sim/hierarchy.h) on
   std::string device;   // --device's profile name; empty: as ConfigureCaches (app/cli.h) picks
+  uint32_t threads = 1;  // CPU threads that simulate its blocks (LaunchOptions::threads)
 };
 
 struct SimResult {

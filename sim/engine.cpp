@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <new>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "sim/device_profile.h"
 #include "sim/engine_impl.h"
 #include "sim/launch_limits.h"
@@ -199,6 +202,16 @@ void SyncThreads(ThreadCtx& t, std::source_location loc) {
 }  // namespace detail
 
 // ---- Engine ----
+void FollowNicer(const RunControl* control) {
+  static thread_local int taken = 0;
+  if (!control) return;
+  const int want = control->nicer.load(std::memory_order_relaxed);
+  if (want <= taken) return;
+  const id_t me = static_cast<id_t>(gettid());
+  setpriority(PRIO_PROCESS, me, std::min(getpriority(PRIO_PROCESS, me) + want - taken, 19));
+  taken = want;
+}
+
 Engine::Engine(LaunchOptions options) : impl_(std::make_unique<detail::EngineImpl>(std::move(options))) {}
 Engine::~Engine() = default;
 
@@ -277,6 +290,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
     for (uint32_t bz = 0; bz < s.grid.z && !e.abort; ++bz)
       for (uint32_t by = 0; by < s.grid.y && !e.abort; ++by)
         for (uint32_t bx = 0; bx < s.grid.x && !e.abort; ++bx) {
+          FollowNicer(e.opt.control);
           e.RunBlock(s, bx, by, bz);
           if (auto* c = e.opt.control) c->blocks_done.fetch_add(1, std::memory_order_relaxed);
           if (publish_after_block && !e.abort && !e.Cancelled()) {

@@ -29,7 +29,14 @@ struct RunControl {
   std::atomic<bool> cancel{false};          // set to stop the simulation at its next check
   std::atomic<uint64_t> blocks_done{0};     // of the launch now running
   std::atomic<uint64_t> blocks_total{0};
+  // Steps of nice (Linux's thread priority) the launch's threads take from now on, each at its
+  // next block, a thread's nice being its own: the GUI counts a whole launch a few steps nicer
+  // than the window once its first picture is on screen. A thread never takes them back.
+  std::atomic<int> nicer{0};
 };
+
+// The calling thread takes control->nicer's steps of nice it has not taken yet (null: none).
+void FollowNicer(const RunControl* control);
 
 struct LaunchOptions {
   Selection selection;                     // which warp instructions to keep in Trace::instructions

@@ -274,6 +274,7 @@ void ParallelRun::Work(Worker& w, AttemptState& a) {
       if (b > a.stop_at.load() || a.Stopping()) break;
     }
     BlockOut& out = a.outs[b % a.window];
+    FollowNicer(e.opt.control);
     RunOne(e, out, a.shape, b);
     for (uint64_t seen = a.last_run.load(); seen < b + 1 && !a.last_run.compare_exchange_weak(seen, b + 1);) {}
     if (auto* c = e.opt.control) c->blocks_done.fetch_add(1, std::memory_order_relaxed);

@@ -212,6 +212,51 @@ bool SomeThreadHasNice(int nice) {
   return false;
 }
 
+// Threads of this process at `nice`.
+int ThreadsWithNice(int nice) {
+  int n = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+    std::string field;
+    for (int i = 3; i <= 19 && rest >> field; ++i)
+      if (i == 19 && std::stoi(field) == nice) ++n;
+  }
+  return n;
+}
+
+// A pane's launch on two threads (the engine's workers, sim/parallel_run.h) shows its steps, then
+// its marks, before the whole launch, as on one; once the picture shows, both workers count the
+// rest 5 nicer than the window, each from its next block. shortcut/v1 at n = 1024: 4 waves.
+TEST(SimWorker, OnTwoThreadsTheFirstPictureComesFirstAndBothWorkersCountNicer) {
+  ws::app::SimWorker w;
+  auto job = LongJob();
+  job.threads = 2;
+  const int nicer = std::min(getpriority(PRIO_PROCESS, 0) + 5, 19);
+  const int before = ThreadsWithNice(nicer);
+  w.Submit(job);
+  std::vector<ws::app::SimResult> got;
+  auto t0 = Clock::now();
+  while ((got.empty() || got.back().marks_pending) && Since(t0) < 600) {
+    for (auto& r : w.Poll()) got.push_back(std::move(r));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_TRUE(got[0].first_picture && got[0].marks_pending);
+  ASSERT_TRUE(got[1].first_picture && !got[1].marks_pending) << got[1].error;
+  ASSERT_NE(got[1].outcome, nullptr);
+  EXPECT_FALSE(got[1].outcome->trace.caches.device.empty());  // the marks came
+  EXPECT_LT(w.Progress(0).blocks_done, 4096u);
+  t0 = Clock::now();
+  while (ThreadsWithNice(nicer) < before + 2 && Since(t0) < 30) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  EXPECT_GE(ThreadsWithNice(nicer), before + 2);
+  w.Cancel(0);
+  got = PollFor(w, 30);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_TRUE(got[0].cancelled);
+}
+
 // Stopping a launch after its first picture: the result says it was cancelled (the GUI keeps the
 // picture). shortcut/v1 at n = 1024: 4096 blocks, 4 waves; the first picture after 1056 blocks,
 // a quarter of the launch's time.

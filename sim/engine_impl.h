@@ -14,6 +14,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include "sim/cost_memo.h"
 #include "sim/device_profile.h"
 #include "sim/engine.h"
 #include "sim/fault_guard.h"
@@ -135,6 +136,7 @@ class EngineImpl {
   };
   static constexpr size_t kSiteCache = 64;
   SiteSlot site_cache[kSiteCache] = {};
+  CostMemo cost_memo;  // coalescing's results per site and shape (sim/cost_memo.h)
 
   // ---- [SECTION] warp operations (warp_ops.cpp) --------------------------------------------
   void Exchange(uint32_t first, uint32_t last, uint64_t key);

@@ -156,7 +156,8 @@ void EngineImpl::Emit(WarpInstruction& ins, const LaneEvent& e) {
   ins.epoch = KeyEpoch(e.key);
   SectorList distinct;  // the sectors, when coalescing finds them, for the cache model
   const bool caches = hierarchy || (out && opt.caches);
-  Analyze(ins, caches ? &distinct : nullptr);
+  if (ins.space == Space::Global) cost_memo.Coalesce(ins, caches ? &distinct : nullptr);
+  else BankConflicts(ins);
   per_site[ins.site].Add(ins);
   int64_t traced = -1;
   if (trace_block && (opt.selection.kind != Selection::Kind::Warp || opt.selection.warp == ins.warp)) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/cost_memo.h"
 #include "sim/hierarchy.h"
 #include "sim/rules.h"
 
@@ -505,4 +506,52 @@ TEST(Coalesce, EveryPathGivesTheIdealItsDefinitionGives) {
     ASSERT_EQ(ins.sectors, sectors.size()) << "round " << round;
     ASSERT_EQ(ins.lines, lines.size()) << "round " << round;
   }
+}
+
+// The engine's memory of coalescing (sim/cost_memo.h) gives what Coalesce gives, list included:
+// instructions from six sites, each site a shape (random lanes in spans of 256 B to 64 KiB, widths
+// 1 to 16, full and partial masks, loads, stores, atomics and integer reductions) moved at random
+// by whole lines, by sectors, by widths or anywhere, against Coalesce on a copy. Moves by whole
+// lines are found in the memory (hits), the others counted again.
+TEST(CostMemo, GivesWhatCoalesceGives) {
+  uint64_t x = 0x2545F4914F6CDD1Dull;
+  auto next = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  const uint8_t widths[] = {1, 2, 4, 8, 16};
+  const uint64_t spans[] = {256, 2048, 8192, 65536};
+  const Op ops[] = {Op::Load, Op::Load, Op::Store, Op::Atomic, Op::Reduction};
+  WarpInstruction shape[6];
+  for (int s = 0; s < 6; ++s) shape[s].mask = 0;
+  CostMemo memo;
+  for (int round = 0; round < 20000; ++round) {
+    const int s = int(next() % 6);
+    WarpInstruction& sh = shape[s];
+    if (sh.mask == 0 || next() % 50 == 0) {  // a new shape for the site
+      sh = WarpInstruction();
+      sh.site = uint32_t(s);
+      sh.width = widths[next() % 5];
+      sh.mask = next() % 2 ? ~0u : uint32_t(next()) | 1u;
+      sh.op = ops[next() % 5];
+      sh.add = sh.op == Op::Reduction ? AtomicAdd::Integer : AtomicAdd::No;
+      const uint64_t span = spans[next() % 4];
+      for (int l = 0; l < 32; ++l)
+        sh.addr[l] = l > 0 && next() % 4 == 0 ? sh.addr[next() % l] : 0x100000 + next() % span / sh.width * sh.width;
+      if (next() % 3 == 0) sh.addr[next() % 32] = sh.addr[0];  // a broadcast too
+    }
+    const uint64_t steps[] = {128, 32, sh.width, 1};
+    const uint64_t move = steps[next() % 4] * (next() % 64);
+    WarpInstruction a = sh;
+    for (auto& v : a.addr) v += move;
+    WarpInstruction b = a;
+    SectorList la, lb;
+    Coalesce(a, &la);
+    memo.Coalesce(b, &lb);
+    ASSERT_EQ(b.sectors, a.sectors) << "round " << round;
+    ASSERT_EQ(b.lines, a.lines) << "round " << round;
+    ASSERT_EQ(b.ideal_sectors, a.ideal_sectors) << "round " << round;
+    ASSERT_EQ(b.same_address_lanes, a.same_address_lanes) << "round " << round;
+    ASSERT_EQ(b.l2_requests, a.l2_requests) << "round " << round;
+    ASSERT_EQ(lb.n, la.n) << "round " << round;
+    for (int i = 0; i < la.n; ++i) ASSERT_EQ(lb.s[i], la.s[i]) << "round " << round << " sector " << i;
+  }
+  EXPECT_GT(memo.hits(), 4000u);  // about a quarter of the rounds move by lines: the memory was used
 }

@@ -100,6 +100,17 @@ uint32_t SectorCache::SetOf(uint64_t line) const {
   return uint32_t((static_cast<unsigned __int128>(set_magic_ * hash) * sets_) >> 64);
 }
 
+void SectorCache::SetByRecency(uint32_t set, uint64_t* lines, uint8_t* valid) const {
+  const SetRef s = Set(set);
+  const uint32_t ways = config_.ways;
+  uint32_t held = 0;
+  for (uint32_t w = 0; w < ways; ++w) held += s.state[w] != 0;
+  for (uint32_t i = 0; i < ways; ++i) lines[i] = kNoLine, valid[i] = 0;
+  // The valid slots' ranks are 0 .. held - 1 (see Touch).
+  for (uint32_t w = 0; w < ways; ++w)
+    if (s.state[w] && s.rank[w] < held) lines[s.rank[w]] = s.tag[w], valid[s.rank[w]] = s.state[w] & 0xf;
+}
+
 bool SectorCache::Contains(uint64_t addr) const {
   const uint64_t line = addr / kLineBytes;
   const uint32_t bit = 1u << (addr / kSectorBytes % kSectorsPerLine);

@@ -72,6 +72,12 @@ class SectorCache {
   uint32_t Ways() const { return config_.ways; }
   const Stats& stats() const { return stats_; }
   const Change& last_change() const { return change_; }
+  // The set a line maps to, and the way that holds it (-1: absent); no LRU update.
+  uint32_t SetOfLine(uint64_t line) const { return SetOf(line); }
+  int WayOf(uint64_t line) const { return Find(Set(SetOf(line)), line, Fingerprint(line)); }
+  // A set's slots, most recently used first, then the empty ones: lines[i] (kNoLine if empty)
+  // and valid[i], Ways() of each.
+  void SetByRecency(uint32_t set, uint64_t* lines, uint8_t* valid) const;
   // The line address held by a slot (kNoLine if empty) and its valid sectors.
   uint64_t SlotLine(uint32_t slot) const;
   uint8_t SlotValid(uint32_t slot) const { return StateOf(slot) & 0xf; }

@@ -65,6 +65,8 @@ struct MemoryHierarchy::Impl {
   uint64_t clock = 0;
   static constexpr uint64_t kMaxStamp = 0xffffffffu;  // L1 slot stamps: cycles up to this
   static constexpr size_t kMaxL1Events = size_t(1) << 20;
+  static constexpr size_t kMaxL2Lines = size_t(1) << 16;  // with their sets: 16 MiB on a 16-way L2
+  SectorCache::Change l2_change;  // what the L2 lookup of the sector being served changed
 
   Impl(const DeviceProfile& d, uint32_t regs, const LaunchShape& s, std::vector<Counters>* ps,
        Trace* t, int64_t tb, uint64_t buffer_bytes)
@@ -99,6 +101,8 @@ struct MemoryHierarchy::Impl {
     SectorCache probe({residency.l1_bytes, device.l1_ways});
     c.l1_sets = probe.Sets();
     c.l1_ways = probe.Ways();
+    c.l2_sets = l2->Sets();
+    c.l2_ways = l2->Ways();
     c.traced_sm = traced_block >= 0 ? int64_t(traced_sm) : -1;
     if (traced_block >= 0) {
       log_l1 = true;
@@ -376,10 +380,15 @@ struct MemoryHierarchy::Impl {
     const bool wide = p.writes && p.l1_allocate && n > int(tm.wide_store_lines) && WideStore(q, sector, n);
     // Dirty L2 sectors that the record's accesses evict reach DRAM (counted once for the record).
     const uint64_t written_back = l2->stats().written_back_sectors;
+    // A traced instruction's L2 lines, for the L2 view (see Trace::Caches::L2Line).
+    const bool note_l2 = trace_index >= 0 && size_t(trace_index) < trace->instructions.size();
+    Trace::Caches::L2Line noted[kWarpSize];
+    int noted_n = 0;
     for (int i = 0; i < n; ++i) {
       if (i) sector += GetVarint(q) + 1;
       const uint64_t addr = sector * SectorCache::kSectorBytes;
       ServedFrom from = ServedFrom::L2;
+      const uint64_t l2_lookups = note_l2 ? l2->stats().Accesses() : 0;
       bool l1_hit = false;
       if (p.l1_lookup) {
         const auto r1 = l1c.Access(addr, p.l1_allocate);
@@ -403,7 +412,9 @@ struct MemoryHierarchy::Impl {
         // Written at L2 (through L1, or performed there). ncu's lts__t_sector_hit_rate counts a
         // write that needs no fill from DRAM as a hit.
         ++k.l2_sectors[o];
-        if (l2->Access(addr, true, true) == SectorCache::Outcome::Hit || !p.l2_fill) {
+        const bool l2_hit = l2->Access(addr, true, true) == SectorCache::Outcome::Hit;
+        l2_change = l2->last_change();
+        if (l2_hit || !p.l2_fill) {
           ++k.l2_hits[o];
           data = std::max(data, now + tm.l2_hit);
         } else {
@@ -436,9 +447,11 @@ struct MemoryHierarchy::Impl {
         data = std::max(data, arrives);
       }
       served |= uint64_t(from) << (2 * i);
+      if (note_l2 && from != ServedFrom::L1) NoteL2(noted, noted_n, sector, from, l2->stats().Accesses() == l2_lookups);
     }
     c.p = q;
     k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
+    if (note_l2) KeepL2(noted, noted_n, size_t(trace_index));
     // The warp waits for the data it needs before its next instruction; else it goes on at once.
     c.t = std::max(now + 1, p.waits ? data : now + 1);
     if (trace_index >= 0 && size_t(trace_index) < trace->instructions.size()) {
@@ -464,7 +477,9 @@ struct MemoryHierarchy::Impl {
     }
     ++k.l2_sectors[o];
     uint64_t t;
-    if (l2->Access(sector * SectorCache::kSectorBytes, true) == SectorCache::Outcome::Hit) {
+    const bool hit = l2->Access(sector * SectorCache::kSectorBytes, true) == SectorCache::Outcome::Hit;
+    l2_change = l2->last_change();
+    if (hit) {
       ++k.l2_hits[o];
       const uint64_t fill = l2_fill.Until(sector, now);
       t = fill ? std::max(now + tm.l2_hit, fill + tm.l2_hit / 2) : now + tm.l2_hit;
@@ -509,6 +524,53 @@ struct MemoryHierarchy::Impl {
     return lines > device.timing.wide_store_lines;
   }
 
+  // A sector of a traced instruction that went to L2 (or came with another SM's read of it:
+  // `merged`), added to its line's record among the instruction's `noted` lines.
+  void NoteL2(Trace::Caches::L2Line* noted, int& noted_n, uint64_t sector, ServedFrom from, bool merged) {
+    const uint64_t line = sector / SectorCache::kSectorsPerLine;
+    const uint8_t bit = uint8_t(1u << (sector % SectorCache::kSectorsPerLine));
+    int at = 0;
+    while (at < noted_n && noted[at].line != line) ++at;
+    if (at == noted_n) {
+      if (noted_n == kWarpSize) return;
+      noted[noted_n++] = Trace::Caches::L2Line{};
+      noted[at].line = line;
+    }
+    auto& r = noted[at];
+    if (merged) r.merged |= bit;
+    else if (from == ServedFrom::Dram) r.dram |= bit;
+    else r.hit |= bit;
+    if (!merged && l2_change.evicted != SectorCache::kNoLine && l2_change.line == line) r.evicted = l2_change.evicted;
+  }
+
+  // The instruction's lines with their sets as it left them, into Trace::caches.
+  void KeepL2(Trace::Caches::L2Line* noted, int noted_n, size_t trace_index) {
+    auto& c = trace->caches;
+    if (c.l2_steps.size() < trace->instructions.size()) c.l2_steps.resize(trace->instructions.size());
+    const uint32_t begin = uint32_t(c.l2_lines.size());
+    c.l2_steps[trace_index] = {begin, begin};
+    if (noted_n == 0) return;
+    if (c.l2_lines.size() + size_t(noted_n) > kMaxL2Lines) {
+      c.l2_lines_truncated = true;
+      return;
+    }
+    const uint32_t ways = l2->Ways();
+    uint64_t lines[256];
+    uint8_t valid[256];
+    for (int i = 0; i < noted_n; ++i) {
+      auto r = noted[i];
+      r.set = l2->SetOfLine(r.line);
+      const int way = l2->WayOf(r.line);
+      r.way = way < 0 ? ~0u : uint32_t(way);
+      r.valid = way < 0 ? 0 : l2->SlotValid(r.set * ways + uint32_t(way));
+      r.ways_first = uint32_t(c.l2_set_ways.size());
+      l2->SetByRecency(r.set, lines, valid);
+      for (uint32_t w = 0; w < ways; ++w) c.l2_set_ways.push_back({lines[w], valid[w]});
+      c.l2_lines.push_back(r);
+    }
+    c.l2_steps[trace_index].end = uint32_t(c.l2_lines.size());
+  }
+
   void LogL1(const SectorCache& c) {
     const auto& ch = c.last_change();
     auto& ev = trace->caches.l1_events;
@@ -530,6 +592,7 @@ struct MemoryHierarchy::Impl {
     trace->total.dram_read_bytes += device.launch_read_bytes + code_bytes;
     trace->caches.code_bytes = code_bytes;
     CompleteL1Steps(*trace);
+    if (!trace->caches.l2_lines.empty() || !trace->caches.l2_steps.empty()) trace->caches.l2_steps.resize(trace->instructions.size());
   }
 };
 

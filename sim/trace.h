@@ -259,6 +259,32 @@ struct Trace {
     std::vector<L1Event> l1_events;
     std::vector<uint32_t> l1_events_until;  // per Trace::instructions entry
     bool l1_events_truncated = false;
+    // The L2 lines each traced instruction looked up (its L1 misses, its stores and atomics),
+    // one record per line, with the line's set as the instruction left it: the device's L2 is
+    // shared by every SM, too large to log whole, so each step keeps only its own sets.
+    uint32_t l2_sets = 0, l2_ways = 0;
+    struct L2Line {
+      uint64_t line = 0;     // byte address / 128
+      uint64_t evicted = ~0ull;  // the line the step's fill pushed out of the set, ~0 when none
+      uint32_t set = 0;
+      uint32_t way = ~0u;    // where the line is after the step (~0: gone already, merged only)
+      uint8_t valid = 0;     // its sectors L2 holds after the step (bit i = sector i)
+      uint8_t hit = 0;       // the step's sectors L2 held
+      uint8_t dram = 0;      // the step's sectors filled from DRAM
+      uint8_t merged = 0;    // the step's sectors that came with another SM's read in flight
+      uint32_t ways_first = 0;  // into l2_set_ways: the set's l2_ways slots, most recent first
+    };
+    struct L2Way {
+      uint64_t line = ~0ull;  // ~0: empty
+      uint8_t valid = 0;
+    };
+    struct L2Range {
+      uint32_t begin = 0, end = 0;  // into l2_lines
+    };
+    std::vector<L2Line> l2_lines;
+    std::vector<L2Way> l2_set_ways;
+    std::vector<L2Range> l2_steps;  // per Trace::instructions entry (empty ranges where none)
+    bool l2_lines_truncated = false;
   } caches;
 };
 

@@ -314,5 +314,101 @@ TEST(Replay, StreamsSpilledToAFileGiveTheCountersOfStreamsInMemory) {
   EXPECT_EQ(memory.trace.caches.l1_events_until, spilled.trace.caches.l1_events_until);
 }
 
+// ---- the L2 lines of a traced step (Trace::Caches::L2Line) ----
+
+TEST(Cache, SetByRecencyListsTheMostRecentlyUsedLineFirstAndEmptySlotsLast) {
+  SectorCache c({128 * 4, 4});  // one set of four ways
+  c.Access(0 * 128, true);
+  c.Access(1 * 128, true);
+  c.Access(2 * 128 + 32, true);
+  c.Access(0 * 128 + 64, true);  // line 0 again, another sector: the most recent
+  uint64_t lines[4];
+  uint8_t valid[4];
+  c.SetByRecency(0, lines, valid);
+  EXPECT_EQ(lines[0], 0u);
+  EXPECT_EQ(valid[0], 0b0101);
+  EXPECT_EQ(lines[1], 2u);
+  EXPECT_EQ(valid[1], 0b0010);
+  EXPECT_EQ(lines[2], 1u);
+  EXPECT_EQ(lines[3], SectorCache::kNoLine);
+  EXPECT_EQ(c.WayOf(2), 2);
+  EXPECT_EQ(c.WayOf(7), -1);
+}
+
+// One warp of one block on one SM, the L2 one set of two ways (256 bytes), DRAM read in sector
+// pairs (the H100's 64 bytes). Worked by hand:
+//  0. a load of line 0's four sectors: L1 misses them all; sector 0 misses in L2 and DRAM fills
+//     it with sector 1, sector 1 is then an L2 hit, sectors 2 and 3 the same: DRAM 0b0101, hit 0b1010;
+//  1. lane 0 reads sector 0 of line 1: from DRAM (sector 1 comes with it), nothing evicted;
+//  2. lane 0 reads sector 0 of line 2: the set is full, line 0 (used before line 1) leaves;
+//  3. lane 0 reads sector 0 of line 0 again: the SM's L1 still holds it, so nothing goes to L2;
+//  4. lane 0 stores to sector 0 of line 1: written at L2, which holds the line (a hit); line 1
+//     becomes the set's most recent, line 2 next.
+TEST(Replay, ATracedStepKeepsItsL2LinesWithTheirSet) {
+  DeviceProfile d = *FindDeviceProfile("H100");
+  d.sms = 1;
+  d.l2_bytes = 256;
+  d.l2_ways = 2;
+  LaunchShape shape;
+  shape.grid = {1, 1, 1};
+  shape.block = {32, 1, 1};
+  std::vector<Counters> per_site(5);
+  Trace trace;
+  MemoryHierarchy h(d, 32, shape, &per_site, &trace, 0);
+  const uint64_t base = 0x7f0000000000ull;  // line-aligned
+  const uint64_t line0 = base / 128;
+  h.BeginBlock(0, 1, 0);
+  auto issue = [&](uint32_t site, Op op, uint64_t line, bool whole_line) {
+    WarpInstruction ins;
+    ins.site = site;
+    ins.op = op;
+    ins.mask = whole_line ? ~0u : 1u;
+    for (int l = 0; l < 32; ++l) ins.addr[l] = (line0 + line) * 128 + 4 * uint64_t(l);
+    trace.instructions.push_back(ins);
+    h.Record(ins, int64_t(trace.instructions.size() - 1));
+  };
+  issue(0, Op::Load, 0, true);
+  issue(1, Op::Load, 1, false);
+  issue(2, Op::Load, 2, false);
+  issue(3, Op::Load, 0, false);
+  issue(4, Op::Store, 1, false);
+  h.Finish(0);
+  const auto& c = trace.caches;
+  ASSERT_EQ(c.l2_sets, 1u);
+  ASSERT_EQ(c.l2_ways, 2u);
+  ASSERT_EQ(c.l2_steps.size(), 5u);
+  auto lines_of = [&](size_t i) { return c.l2_steps[i].end - c.l2_steps[i].begin; };
+  EXPECT_EQ(lines_of(0), 1u);
+  EXPECT_EQ(lines_of(1), 1u);
+  EXPECT_EQ(lines_of(2), 1u);
+  EXPECT_EQ(lines_of(3), 0u);  // an L1 hit
+  EXPECT_EQ(lines_of(4), 1u);
+  const auto& a = c.l2_lines[c.l2_steps[0].begin];
+  EXPECT_EQ(a.line, line0);
+  EXPECT_EQ(a.dram, 0b0101);
+  EXPECT_EQ(a.hit, 0b1010);
+  EXPECT_EQ(a.merged, 0);
+  EXPECT_EQ(a.valid, 0xf);
+  EXPECT_EQ(a.evicted, SectorCache::kNoLine);
+  const auto& b = c.l2_lines[c.l2_steps[1].begin];
+  EXPECT_EQ(b.line, line0 + 1);
+  EXPECT_EQ(b.dram, 0b0001);
+  EXPECT_EQ(b.valid, 0b0011);
+  EXPECT_EQ(b.evicted, SectorCache::kNoLine);
+  EXPECT_EQ(c.l2_set_ways[b.ways_first].line, line0 + 1);  // most recent first
+  EXPECT_EQ(c.l2_set_ways[b.ways_first + 1].line, line0);
+  const auto& e = c.l2_lines[c.l2_steps[2].begin];
+  EXPECT_EQ(e.line, line0 + 2);
+  EXPECT_EQ(e.evicted, line0);
+  EXPECT_EQ(e.way, a.way);  // line 2 took line 0's way
+  const auto& st = c.l2_lines[c.l2_steps[4].begin];
+  EXPECT_EQ(st.line, line0 + 1);
+  EXPECT_EQ(st.hit, 0b0001);
+  EXPECT_EQ(st.dram, 0);
+  EXPECT_EQ(c.l2_set_ways[st.ways_first].line, line0 + 1);
+  EXPECT_EQ(c.l2_set_ways[st.ways_first + 1].line, line0 + 2);
+  EXPECT_EQ(c.l2_set_ways[st.ways_first + 1].valid, 0b0011);
+}
+
 }  // namespace
 }  // namespace ws::sim

@@ -241,6 +241,26 @@ TEST(KernelRunner, ABlocksTraceWithItsL1EventsCrossesTheBoundaryWhole) {
     EXPECT_EQ(got.caches.l1_events[i].line, sent.caches.l1_events[i].line);
     EXPECT_EQ(got.caches.l1_events[i].slot, sent.caches.l1_events[i].slot);
   }
+  // And the L2 lines of its steps (the naive transpose's loads and stores all reach L2).
+  ASSERT_FALSE(sent.caches.l2_lines.empty());
+  EXPECT_EQ(got.caches.l2_sets, sent.caches.l2_sets);
+  EXPECT_EQ(got.caches.l2_ways, sent.caches.l2_ways);
+  ASSERT_EQ(got.caches.l2_steps.size(), sent.caches.l2_steps.size());
+  for (size_t i = 0; i < got.caches.l2_steps.size(); ++i) {
+    EXPECT_EQ(got.caches.l2_steps[i].begin, sent.caches.l2_steps[i].begin);
+    EXPECT_EQ(got.caches.l2_steps[i].end, sent.caches.l2_steps[i].end);
+  }
+  ASSERT_EQ(got.caches.l2_lines.size(), sent.caches.l2_lines.size());
+  for (size_t i = 0; i < got.caches.l2_lines.size(); ++i) {
+    const auto &a = got.caches.l2_lines[i], &b = sent.caches.l2_lines[i];
+    EXPECT_TRUE(a.line == b.line && a.evicted == b.evicted && a.set == b.set && a.way == b.way && a.valid == b.valid &&
+                a.hit == b.hit && a.dram == b.dram && a.merged == b.merged && a.ways_first == b.ways_first)
+        << "L2 line " << i;
+  }
+  ASSERT_EQ(got.caches.l2_set_ways.size(), sent.caches.l2_set_ways.size());
+  for (size_t i = 0; i < got.caches.l2_set_ways.size(); ++i)
+    EXPECT_TRUE(got.caches.l2_set_ways[i].line == sent.caches.l2_set_ways[i].line &&
+                got.caches.l2_set_ways[i].valid == sent.caches.l2_set_ways[i].valid) << "L2 set slot " << i;
   for (int op = 0; op < 4; ++op) {
     EXPECT_EQ(got.total.global_requests[op], sent.total.global_requests[op]);
     EXPECT_EQ(got.total.global_sectors[op], sent.total.global_sectors[op]);

@@ -12,7 +12,7 @@ namespace ws::toolchain {
 using sim::Trace;
 
 static_assert(sizeof(sim::WarpInstruction) == 312 && sizeof(sim::Finding) == 96 && sizeof(sim::ArrayInfo) == 120 &&
-                  sizeof(sim::Site) == 40 && sizeof(Trace::Caches) == 176 && sizeof(Trace) == 816 &&
+                  sizeof(sim::Site) == 40 && sizeof(Trace::Caches) == 264 && sizeof(Trace) == 904 &&
                   sizeof(sim::LaunchShape) == 28,
               "a trace type changed: encode and decode its new fields in toolchain/trace_codec.cpp, then update "
               "these sizes");
@@ -144,6 +144,38 @@ void TraceFields(Io& io, T& t) {
              "holds L1 event counts for " + std::to_string(c.l1_events_until.size()) + " of " +
                  std::to_string(t.instructions.size()) + " instructions");
   io.Flag(c.l1_events_truncated);
+  io.U32(c.l2_sets, "L2 sets");
+  io.Num(c.l2_ways, 0, 255, "L2 ways");
+  io.Size(c.l2_set_ways, 2, "L2 set slots");
+  for (auto& w : c.l2_set_ways) {
+    io.Num(w.line);
+    io.Num(w.valid, 0, 0xf, "valid sectors");
+  }
+  io.Size(c.l2_lines, 12, "L2 lines");
+  for (auto& l : c.l2_lines) {
+    io.Num(l.line);
+    io.Num(l.evicted);
+    io.Num(l.set, 0, c.l2_sets ? c.l2_sets - 1 : 0, "L2 set");
+    io.Num(l.way);
+    if constexpr (Io::kIn) io.Check(l.way == ~0u || l.way < c.l2_ways, "holds an L2 way past the set's ways");
+    io.Num(l.valid, 0, 0xf, "valid sectors");
+    io.Num(l.hit, 0, 0xf, "L2 hit sectors");
+    io.Num(l.dram, 0, 0xf, "DRAM sectors");
+    io.Num(l.merged, 0, 0xf, "merged sectors");
+    io.Num(l.ways_first, 0, c.l2_set_ways.size(), "L2 set slot");
+    if constexpr (Io::kIn)
+      io.Check(uint64_t(l.ways_first) + c.l2_ways <= c.l2_set_ways.size(), "holds an L2 set past its slots");
+  }
+  io.Size(c.l2_steps, 2, "L2 step ranges");
+  for (auto& r : c.l2_steps) {
+    io.Num(r.begin, 0, c.l2_lines.size(), "L2 line index");
+    io.Num(r.end, r.begin, c.l2_lines.size(), "L2 line index");
+  }
+  if constexpr (Io::kIn)
+    io.Check(c.l2_steps.empty() || c.l2_steps.size() == t.instructions.size(),
+             "holds L2 lines for " + std::to_string(c.l2_steps.size()) + " of " + std::to_string(t.instructions.size()) +
+                 " instructions");
+  io.Flag(c.l2_lines_truncated);
 }
 
 }  // namespace

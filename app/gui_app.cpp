@@ -49,7 +49,7 @@ Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
   start_ = Clock::now();
   base_scale_ = std::clamp(opt_.scale > 0 ? opt_.scale : settings_.scale, kMinScale, kMaxScale);
   present_ = opt_.present;
-  chart_shown_ = opt_.side == "chart" || opt_.side == "l1";  // the source view's height is right from the first frame
+  chart_shown_ = opt_.side == "chart" || opt_.side == "l1" || opt_.side == "l2";  // the source view's height is right from the first frame
   UpdateScale();
   std::vector<std::string> ncu_problems;
   ncu_ = LoadRecordedNcuFiles(&ncu_problems);

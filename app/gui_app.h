@@ -29,6 +29,7 @@
 #include "visual/fault_banner.h"
 #include "visual/shown_step.h"
 #include "visual/l1_view.h"
+#include "visual/l2_view.h"
 #include "visual/legend.h"
 #include "visual/memory_chart.h"
 #include "visual/memory_grid.h"
@@ -72,6 +73,14 @@ struct Pane {
   visual::SourceView source;
   visual::FaultBannerView fault;
   visual::L1CacheView l1;   // the side panel's "L1 cache" tab
+  visual::L2CacheView l2;   // the side panel's "L2 cache" tab
+  // What the memory view, the L1 view and the L2 view point at in the last frame (the one under
+  // the mouse): the others light it, so that a served-from mark and its cache slots light up together.
+  visual::LitSectors Lit() const {
+    for (const visual::LitSectors l : {grid.hovered(), l1.hovered(), l2.hovered()})
+      if (l.sectors) return l;
+    return {};
+  }
   visual::MemoryFlow flow;  // the launch's traffic for the memory chart, set when a simulation arrives
   visual::Rect rect;  // where the pane was drawn last frame
   bool overflowed = false;  // last frame's views ran past the pane's bottom

@@ -164,8 +164,8 @@ void Gui::DrawWholeLaunch() {
   }
 }
 
-// Beside the panes: the focused pane's source above three tabs, the timings with the counters,
-// the memory chart, and the L1 of the shown block's SM.
+// Beside the panes: the focused pane's source above four tabs, the timings with the counters,
+// the memory chart, the L1 of the shown block's SM and the L2 sets the step looked up.
 void Gui::DrawSidePanel(float right_w, float body_h) {
   Pane& f = Focused();
   ImGui::BeginChild("side##root", ImVec2(right_w, body_h), false);
@@ -194,14 +194,15 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
   }
   ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
   DrawWholeLaunch();
-  // Three tabs: the timings with the counters, the memory chart, and the L1 of the shown
-  // block's SM (--side picks the first shown); a fourth, printf, while a kernel file printed. The tabs' full names where they fit (a tab
+  // Four tabs: the timings with the counters, the memory chart, the L1 of the shown block's SM
+  // and the L2 sets of the step (--side picks the first shown); a fourth, printf, while a kernel file printed. The tabs' full names where they fit (a tab
   // bar's content is as wide as its tabs' names).
   const ImGuiStyle& st = ImGui::GetStyle();
   const bool printed = AnyPrinted();
   const float tabs_w = ImGui::CalcTextSize("timings & counters").x + ImGui::CalcTextSize("memory chart").x +
-                       ImGui::CalcTextSize("L1 cache").x + (printed ? ImGui::CalcTextSize("printf").x : 0.0f) +
-                       (printed ? 8 : 6) * st.FramePadding.x + (printed ? 3 : 2) * st.ItemInnerSpacing.x;
+                       ImGui::CalcTextSize("L1 cache").x + ImGui::CalcTextSize("L2 cache").x +
+                       (printed ? ImGui::CalcTextSize("printf").x : 0.0f) + (printed ? 10 : 8) * st.FramePadding.x +
+                       (printed ? 4 : 3) * st.ItemInnerSpacing.x;
   // Decided from the panel's width, which stays the same from frame to frame (the tab bar
   // lays out with the widths of the frame before), less the room a scrollbar may take.
   const bool long_tabs = tabs_w <= right_w - 2 * st.WindowPadding.x - 2 * st.WindowBorderSize - st.ScrollbarSize;
@@ -209,6 +210,7 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
     const ImGuiTabItemFlags pick_counters = side_tab_set_ || opt_.side != "counters" ? 0 : ImGuiTabItemFlags_SetSelected;
     const ImGuiTabItemFlags pick_chart = side_tab_set_ || opt_.side != "chart" ? 0 : ImGuiTabItemFlags_SetSelected;
     const ImGuiTabItemFlags pick_l1 = side_tab_set_ || opt_.side != "l1" ? 0 : ImGuiTabItemFlags_SetSelected;
+    const ImGuiTabItemFlags pick_l2 = side_tab_set_ || opt_.side != "l2" ? 0 : ImGuiTabItemFlags_SetSelected;
     if (ImGui::BeginTabItem(long_tabs ? "timings & counters###timings" : "timings###timings", nullptr, pick_counters)) {
       // ptxas' figures and the counts as compiled, per side (none while a side loads).
       visual::CompiledCounters cc[2];
@@ -244,7 +246,17 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
       const float each = (ImGui::GetContentRegionAvail().y - st.ItemSpacing.y * float(shown - 1)) / float(shown);
       for (int i = 0; i < shown; ++i)
         if (pane_[i].marks_pending) ImGui::TextWrapped("%s: the L1 comes with the block's wave, still being simulated.", pane_[i].name.c_str());
-        else if (pane_[i].outcome) pane_[i].l1.Draw(pane_[i].shown_step, each, scale_, &placed_);
+        else if (pane_[i].outcome) pane_[i].l1.Draw(pane_[i].shown_step, each, scale_, &placed_, pane_[i].Lit());
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem(long_tabs ? "L2 cache###l2" : "L2###l2", nullptr, pick_l2)) {
+      chart_shown_ = true;
+      // A above B, as the L1 tab.
+      const int shown = Compare() ? 2 : 1;
+      const float each = (ImGui::GetContentRegionAvail().y - st.ItemSpacing.y * float(shown - 1)) / float(shown);
+      for (int i = 0; i < shown; ++i)
+        if (pane_[i].marks_pending) ImGui::TextWrapped("%s: the L2 comes with the block's wave, still being simulated.", pane_[i].name.c_str());
+        else if (pane_[i].outcome) pane_[i].l2.Draw(pane_[i].shown_step, each, scale_, &placed_, pane_[i].Lit());
       ImGui::EndTabItem();
     }
     // A kernel file's printf output, while there is some (--side printf picks it at start).

@@ -8,6 +8,7 @@
 #include <imgui_impl_opengl3.h>
 
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 
 #include "app/cli.h"
@@ -70,6 +71,8 @@ int Gui::Run() {
     }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (float x, y; !opt_.pointer.empty() && std::sscanf(opt_.pointer.c_str(), "%f,%f", &x, &y) == 2)
+      ImGui::GetIO().MousePos = ImVec2(x, y);  // --pointer: where the backend read the real one
     ImGui::NewFrame();
     ApplyKeys();
     DrawFrame();

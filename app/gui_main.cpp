@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <iostream>
@@ -43,8 +44,8 @@ int GuiMain(int argc, char** argv) {
   app.add_flag("--present", o.present, "start in presenter mode: the two memory views alone, large (P toggles)");
   app.add_option("--side", o.side,
                  "the side panel's tab at start: counters (timings and counters), chart (memory chart), l1 (L1 "
-                 "cache) or printf (a kernel file's printf output, once there is some)")
-      ->check(CLI::IsMember({"counters", "chart", "l1", "printf"}));
+                 "cache), l2 (the L2 sets the step looked up) or printf (a kernel file's printf output, once there is some)")
+      ->check(CLI::IsMember({"counters", "chart", "l1", "l2", "printf"}));
   app.add_option("--screenshot", o.screenshot,
                  "save a PNG of the window once loaded and stepped: at the first complete picture (the block's steps "
                  "and marks final), while a launch of several waves may still be counting");
@@ -55,6 +56,15 @@ int GuiMain(int argc, char** argv) {
                "print on stderr when each pane's first picture and its whole launch arrive (seconds since start)");
   app.add_option("--layout-out", o.layout_out, "with --screenshot: save where the views put their grids as JSON");
   app.add_option("--frames", o.frames, "frames to draw after loading before the screenshot / quit (default 6); a screenshot then waits until two frames in a row draw the same");
+  app.add_option("--pointer", o.pointer,
+                 "scripted run: hold the mouse pointer at X,Y pixels of the window (its tooltip and what it lights are "
+                 "in the screenshot)")
+      ->check([](const std::string& v) {
+        float x, y;
+        char end;
+        return std::sscanf(v.c_str(), "%f,%f%c", &x, &y, &end) == 2 && x >= 0 && y >= 0 ? std::string()
+                                                                                       : "--pointer takes X,Y: two pixel numbers, as 640,360";
+      });
   app.add_flag("--quit", o.quit, "quit after the screenshot (or after --frames frames)");
   app.add_option("--benchmark-frames", o.benchmark_frames,
                  "play one step a frame for N frames; print median frame time, variant switch and start-up times; quit");

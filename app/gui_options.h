@@ -19,11 +19,14 @@ struct GuiOptions {
   bool present = false;  // start in presenter mode
   bool no_caches = false;  // simulate without the cache model: no served-from marks, no L1 view
   int threads = 0;  // CPU threads that simulate blocks, half a pane while two show; 0: every core
-  std::string side = "counters";  // the side panel's tab at start: "counters", "chart", "l1" or "printf"
+  std::string side = "counters";  // the side panel's tab at start: "counters", "chart", "l1", "l2" or "printf"
   std::string screenshot, layout_out;
   bool wait_counters = false;  // scripted run: go on once every pane's whole launch has run, not at its first picture
   bool log_times = false;      // stderr: when each pane's first picture and whole launch arrive
   int frames = 6;
+  // Scripted run: the mouse pointer held at x,y px of the window (a tooltip, and what a hovered
+  // mark or cache slot lights, in the screenshot); empty: a scripted run ignores the mouse.
+  std::string pointer;
   bool quit = false;
   int benchmark_frames = 0;
   bool no_settings = false;

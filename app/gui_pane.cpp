@@ -176,6 +176,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       tall_tile = s.rows > 2 || arrays_h + visual::BanksView::NeededHeight(sim::kWarpSize, scale_, hall) > rest;
     }
     p.grid.labels_beside = hall && !present_;
+    p.grid.lit_sectors = p.Lit();
     if (hall && shared && focus && focus->space == sim::Space::Shared && tall_tile) {
       // The hall at a shared-memory step: the banks beside the arrays, so that the tile and the
       // tallest stack (32 marks for a 32-way conflict) both get the pane's height. The banks take

@@ -70,7 +70,9 @@ bool Gui::InitWindow() {
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   // Scripted runs must not depend on where the pointer happens to be (Xvfb puts it mid-screen).
-  if (!opt_.screenshot.empty() || !opt_.gif.empty() || opt_.benchmark_frames) ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
+  // --pointer holds it where the script says instead.
+  if ((!opt_.screenshot.empty() || !opt_.gif.empty() || opt_.benchmark_frames) && opt_.pointer.empty())
+    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NoMouse;
   WatchInput();  // before the backend, which chains the callbacks installed before it
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");

@@ -131,7 +131,7 @@ Slide ReadSlide(const json& j, size_t index, const std::filesystem::path& script
                                       {{"lockstep", visual::Follow::Lockstep}, {"role", visual::Follow::Role},
                                        {"alone", visual::Follow::Alone}});
   if (j.contains("side"))
-    s.side = Choice<std::string>(j["side"], at("side"), {{"counters", "counters"}, {"chart", "chart"}, {"l1", "l1"}});
+    s.side = Choice<std::string>(j["side"], at("side"), {{"counters", "counters"}, {"chart", "chart"}, {"l1", "l1"}, {"l2", "l2"}});
   if (j.contains("present")) s.present = Flag(j["present"], at("present"));
   s.caption = Text(j["caption"], at("caption"));
   if (s.caption.empty()) throw Bad{at("caption"), "empty: say what the slide shows"};

@@ -24,7 +24,7 @@ struct Slide {
   // How B follows A; none: by the rule (visual::DefaultFollow: by source role where the roles
   // match, else in lockstep), as the window does for a pair no one chose a mode for.
   std::optional<visual::Follow> follow;
-  std::string side = "counters";  // the side panel's tab: "counters", "chart" or "l1"
+  std::string side = "counters";  // the side panel's tab: "counters", "chart", "l1" or "l2"
   bool present = true;
   std::string caption;
   // The steps the slide's GIF plays; none given: kPlaySteps steps from where the slide stands.

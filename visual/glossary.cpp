@@ -28,6 +28,10 @@ const std::vector<Term>& Glossary() {
       {"L2 hit", "A sector the L1 did not hold but the device-wide L2 cache did; and every store's sector: " +
                      sim::StoreAllocationRule() + "."},
       {"from DRAM", "A sector neither cache held: it is read from the GPU's device memory, the slowest trip."},
+      {"set, way", "A cache is split into sets: a line can live only in the set its address maps to, in any of that "
+                   "set's ways (its slots). When every way is taken, a new line evicts one of them."},
+      {"LRU", "Least recently used: the line a full set evicts is the one used longest ago. The L1 and L2 tabs draw a "
+              "set's ways most recent first, so the next to leave is on the right."},
       {"divergence", "Lanes of a warp taking different sides of a branch: the warp runs each side in turn, the other lanes masked off."},
       {"occupancy", "How many warps an SM holds at once, as a share of its maximum; more warps hide more memory latency."},
   };

@@ -15,9 +15,10 @@ bool L1State::Reset(const sim::Trace::Caches* caches) {
   log_size_ = size;
   lines_.assign(slots, kEmpty);
   valid_.assign(slots, 0);
+  last_.assign(slots, 0);
   pos_ = 0;
   checkpoints_.clear();
-  checkpoints_.push_back({lines_, valid_});
+  checkpoints_.push_back({lines_, valid_, last_});
   return true;
 }
 
@@ -33,6 +34,7 @@ void L1State::Seek(uint32_t events) {
     const size_t k = std::min<size_t>(events / every_, checkpoints_.size() - 1);
     lines_ = checkpoints_[k].lines;
     valid_ = checkpoints_[k].valid;
+    last_ = checkpoints_[k].last;
     pos_ = uint32_t(k * every_);
   }
   Apply(events);
@@ -45,9 +47,19 @@ void L1State::Apply(uint32_t to) {
     if (e.slot < lines_.size()) {
       lines_[e.slot] = e.line;
       valid_[e.slot] = e.line == kEmpty ? 0 : e.valid;
+      last_[e.slot] = e.line == kEmpty ? 0 : pos_;
     }
-    if (pos_ % every_ == 0 && checkpoints_.size() == pos_ / every_) checkpoints_.push_back({lines_, valid_});
+    if (pos_ % every_ == 0 && checkpoints_.size() == pos_ / every_) checkpoints_.push_back({lines_, valid_, last_});
   }
+}
+
+std::vector<uint32_t> L1State::WaysByRecency(uint32_t set, uint32_t ways) const {
+  std::vector<uint32_t> order(ways);
+  for (uint32_t w = 0; w < ways; ++w) order[w] = w;
+  const size_t base = size_t(set) * ways;
+  if (base + ways > last_.size()) return order;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return last_[base + a] > last_[base + b]; });
+  return order;
 }
 
 uint32_t L1State::Held() const {

@@ -27,6 +27,12 @@ class L1State {
   uint32_t Slots() const { return uint32_t(lines_.size()); }
   uint64_t Line(uint32_t slot) const { return lines_[slot]; }    // line address (byte / 128) or kEmpty
   uint8_t Valid(uint32_t slot) const { return valid_[slot]; }    // valid sectors, bit i = sector i
+  // When the slot's line was last used: 1 + the index of the last event on the slot (0: never).
+  // The log has an event for every lookup that finds or fills a line (sim/hierarchy.cpp LogL1),
+  // so ordering a set's ways by it, largest first, orders them as the cache's LRU does.
+  uint32_t LastUse(uint32_t slot) const { return last_[slot]; }
+  // The set's ways, most recently used first, the empty ones last (`ways` entries: way numbers).
+  std::vector<uint32_t> WaysByRecency(uint32_t set, uint32_t ways) const;
   uint32_t Held() const;                                         // slots holding a line
   uint32_t position() const { return pos_; }
 
@@ -38,10 +44,12 @@ class L1State {
   uint32_t every_;
   std::vector<uint64_t> lines_;
   std::vector<uint8_t> valid_;
+  std::vector<uint32_t> last_;
   uint32_t pos_ = 0;
   struct Checkpoint {
     std::vector<uint64_t> lines;
     std::vector<uint8_t> valid;
+    std::vector<uint32_t> last;
   };
   std::vector<Checkpoint> checkpoints_;  // [k]: the state after k * every_ events
 };

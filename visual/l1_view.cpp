@@ -20,7 +20,8 @@ namespace {
 
 ImVec2 V(float x, float y) { return ImVec2(x, y); }
 
-// The global array a line belongs to (its first byte), -1 if none.
+}  // namespace
+
 int ArrayOfLine(const sim::Trace& t, uint64_t line) {
   const uint64_t addr = line * sim::kLineBytes;
   for (size_t i = 0; i < t.arrays.size(); ++i) {
@@ -30,7 +31,19 @@ int ArrayOfLine(const sim::Trace& t, uint64_t line) {
   return -1;
 }
 
-}  // namespace
+std::string LineElements(const sim::Trace& t, uint64_t line) {
+  const int ai = ArrayOfLine(t, line);
+  if (ai < 0) return "outside the arrays";
+  const auto& a = t.arrays[ai];
+  const uint64_t first = line * sim::kLineBytes, last = first + sim::kLineBytes - 1;
+  const uint64_t lo = first > a.base ? (first - a.base) / a.elem_bytes : 0;
+  const uint64_t hi = std::min<uint64_t>(a.count - 1, (last - a.base) / a.elem_bytes);
+  return a.name + "[" + std::to_string(lo) + ".." + std::to_string(hi) + "]";
+}
+
+Rgb ServedFromRgb(sim::ServedFrom from) {
+  return from == sim::ServedFrom::L1 ? kServedL1 : from == sim::ServedFrom::L2 ? kServedL2 : kServedDram;
+}
 
 L1GridLayout L1Grid(uint32_t sets, uint32_t ways, float w, float h) {
   L1GridLayout best;
@@ -71,7 +84,8 @@ namespace {
 constexpr double kArriveSeconds = 0.4;
 }  // namespace
 
-void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed) {
+void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, LitSectors lit) {
+  hovered_ = {};
   if (!shown_step.trace) return;
   const sim::Trace& t = *shown_step.trace;
   const auto& c = t.caches;
@@ -99,11 +113,18 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
       std::vector<uint64_t> old_lines(state_.Slots());
       std::vector<uint8_t> old_valid(state_.Slots());
       for (uint32_t s = 0; s < state_.Slots(); ++s) old_lines[s] = state_.Line(s), old_valid[s] = state_.Valid(s);
+      before_rank_.assign(state_.Slots(), 0);
+      for (uint32_t set = 0; c.l1_ways && set < state_.Slots() / c.l1_ways; ++set) {
+        const std::vector<uint32_t> order = state_.WaysByRecency(set, c.l1_ways);
+        for (uint32_t k = 0; k < c.l1_ways; ++k) before_rank_[set * c.l1_ways + order[k]] = uint8_t(k);
+      }
       state_.Seek(now);
       arrived_.assign(state_.Slots(), 0);
+      came_.assign(state_.Slots(), 0);
       evicted_.assign(state_.Slots(), L1State::kEmpty);
       for (uint32_t s = 0; s < state_.Slots(); ++s) {
         arrived_[s] = state_.Line(s) != L1State::kEmpty && (state_.Line(s) != old_lines[s] || state_.Valid(s) != old_valid[s]);
+        came_[s] = state_.Line(s) != L1State::kEmpty && state_.Line(s) != old_lines[s];
         if (state_.Line(s) != old_lines[s]) evicted_[s] = old_lines[s];
       }
       shown_ = &c, shown_now_ = now, shown_before_ = before;
@@ -132,7 +153,12 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
       if (!set_is_step[set]) set_is_step[set] = 1, step_sets.push_back(set);
       if (arrived_[s]) set_has_arrival[set] = 1;
     }
+    // The set holding what another view points at first (so that it is in view), then sets with an arrival.
+    std::vector<uint8_t> set_is_lit(c.l1_sets, 0);
+    for (uint32_t s = 0; lit.sectors && s < slots; ++s)
+      if (state_.Line(s) == lit.line) set_is_lit[s / c.l1_ways] = 1;
     std::stable_sort(step_sets.begin(), step_sets.end(), [&](uint32_t a, uint32_t b) {
+      if (set_is_lit[a] != set_is_lit[b]) return set_is_lit[a] > set_is_lit[b];
       return set_has_arrival[a] != set_has_arrival[b] ? set_has_arrival[a] > set_has_arrival[b] : a < b;
     });
     const size_t lines_not_held = step_lines.size() - lines_held;
@@ -186,7 +212,7 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
       x += (x > 0 ? style.ItemSpacing.x : 0.0f) + w;
     }
     // What the sets show, and what they leave out.
-    std::string note = step_sets.empty() ? "the step touches no line held here" : "the step's sets, one row of ways each";
+    std::string note = step_sets.empty() ? "the step touches no line held here" : "the step's sets, newest way first";
     if (lines_not_held > 0) note += " \xc2\xb7 " + std::to_string(lines_not_held) + (lines_not_held == 1 ? " line" : " lines") + " not held";
     // Beside the swatches where it fits (a line of height more for the sets), else below them.
     const float beside = avail_w - x - style.ItemSpacing.x;
@@ -197,11 +223,14 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     if (ImGui::IsItemHovered()) {
       const std::string tip =
           "Large: the sets holding a line the step touches (sets where a line arrived first), one row each: a box\n"
-          "per way, split into its " + std::to_string(sim::kSectorsPerLine) + " sectors of " + std::to_string(sim::kSectorBytes) +
+          "per way, the most recently used on the left and the oldest (the next to leave) on the right, split into\n"
+          "its " + std::to_string(sim::kSectorsPerLine) + " sectors of " + std::to_string(sim::kSectorBytes) +
           " bytes, filled where the sector is held, in its array's colour.\n"
           "The line the step touches is outlined in white; under each sector it reads, a bar in the colour of\n"
           "where it was served from (L1 hit, L2, DRAM, as in the memory view). A line that arrived or gained\n"
-          "sectors since the warp's previous step is outlined in yellow and slides in; the line it evicted slides out.\n"
+          "sectors since the warp's previous step is outlined in yellow; a new line slides in from the set's label,\n"
+          "the others move to their places by use, and the line it evicted leaves from the oldest way.\n"
+          "Hover a slot to light the step's sectors of its line in the memory view and the L2 tab.\n"
           "Small: the whole L1, a dot per slot, the step's sets outlined.\n"
           "Loads allocate lines here; " + sim::StoreAllocationRule() + ";\n" + sim::AtomicRule() + ".";
       ImGui::SetTooltip("%s", tip.c_str());
@@ -236,7 +265,6 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
       const float slot_w = kL1SlotAspect * sl.cell, sector_w = slot_w / 4;
       const float bar_h = std::max(3.0f, std::round(0.28f * sl.cell));
       const float thick = std::max(1.5f, 1.5f * scale);
-      const float right_edge = origin.x + room.x;
       dl->PushClipRect(origin, V(origin.x + room.x, origin.y + sets_h), true);
       for (uint32_t i = 0; i < sl.shown; ++i) {
         const uint32_t set = step_sets[i];
@@ -245,33 +273,42 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
         const std::string label = "set " + std::to_string(set);
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
         dl->AddText(V(sx + label_w - ts.x, sy + 0.5f * (sl.cell - ts.y)), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
-        for (uint32_t way = 0; way < c.l1_ways; ++way) {
-          const uint32_t s = set * c.l1_ways + way;
-          const Rect r{sx + label_w + gap + float(way) * (slot_w + gap), sy, slot_w, sl.cell};
-          dl->AddRectFilled(V(r.x, r.y), V(r.x + r.w, r.y + r.h), Pack(kBoxFill));
-          if (window_hovered && in_rect(r)) hovered_slot = s;
-          // The evicted line leaves to the left, fading, while the new one comes in from the right.
+        // The ways by use, the most recent first: a line keeps its colour as it moves to its new place.
+        const std::vector<uint32_t> order = state_.WaysByRecency(set, c.l1_ways);
+        const float x0 = sx + label_w + gap;
+        auto way_x = [&](float rank) { return x0 + rank * (slot_w + gap); };
+        for (uint32_t rank = 0; rank < c.l1_ways; ++rank)
+          dl->AddRectFilled(V(way_x(float(rank)), sy), V(way_x(float(rank)) + slot_w, sy + sl.cell), Pack(kBoxFill));
+        const float leaving_x = way_x(float(c.l1_ways - 1)) + arrive * 0.5f * slot_w;  // evicted lines leave from the oldest way
+        for (uint32_t rank = 0; rank < c.l1_ways; ++rank) {
+          const uint32_t s = set * c.l1_ways + order[rank];
+          const Rect home{way_x(float(rank)), sy, slot_w, sl.cell};
+          if (window_hovered && in_rect(home)) hovered_slot = s;
           if (evicted_[s] != L1State::kEmpty && arrive < 1) {
             const int ai = ArrayOfLine(t, evicted_[s]);
-            const float dx = -arrive * r.w;
-            dl->AddRectFilled(V(r.x + dx, r.y), V(r.x + dx + r.w, r.y + r.h), Pack(ai >= 0 ? ArrayRgb(ai) : kFrame, uint8_t(200 * (1 - arrive))));
+            dl->AddRectFilled(V(leaving_x, sy), V(leaving_x + slot_w, sy + sl.cell), Pack(ai >= 0 ? ArrayRgb(ai) : kFrame, uint8_t(200 * (1 - arrive))));
           }
           if (state_.Line(s) == L1State::kEmpty) continue;
           const uint64_t line = state_.Line(s);
-          const float dx = arrived_[s] ? (1 - arrive) * (right_edge - r.x) : 0.0f;
-          const uint8_t alpha_in = uint8_t(arrived_[s] ? 80 + 175 * arrive : 255);
+          // A new line comes in from the set's label; a line that was here moves from its old place.
+          const bool came = came_.size() == slots && came_[s];
+          const float from_x = came ? x0 - slot_w : before_rank_.size() == slots ? way_x(float(before_rank_[s])) : home.x;
+          const Rect r{from_x + (home.x - from_x) * arrive, sy, slot_w, sl.cell};
+          const uint8_t alpha_in = uint8_t(came ? 80 + 175 * arrive : 255);
           const Rgb col = slot_array[s] >= 0 ? ArrayRgb(slot_array[s]) : kFrame;
           const uint8_t v = state_.Valid(s);
           for (int k = 0; k < 4; ++k) {
-            const float x0 = r.x + dx + sector_w * float(k), x1 = x0 + sector_w - (k < 3 ? 1.0f : 0.0f);
-            dl->AddRectFilled(V(x0, r.y), V(x1, r.y + r.h), Pack(col, (v >> k & 1) ? alpha_in : uint8_t(alpha_in / 5)));
+            const float a = r.x + sector_w * float(k), b = a + sector_w - (k < 3 ? 1.0f : 0.0f);
+            dl->AddRectFilled(V(a, r.y), V(b, r.y + r.h), Pack(col, (v >> k & 1) ? alpha_in : uint8_t(alpha_in / 5)));
             const auto mark = step_sectors.find(line * 4 + uint64_t(k));
             if (mark == step_sectors.end() || mark->second == sim::ServedFrom::None) continue;
-            const Rgb served = mark->second == sim::ServedFrom::L1 ? kServedL1 : mark->second == sim::ServedFrom::L2 ? kServedL2 : kServedDram;
-            dl->AddRectFilled(V(x0, r.y + r.h - bar_h), V(x1, r.y + r.h), Pack(served));
+            dl->AddRectFilled(V(a, r.y + r.h - bar_h), V(b, r.y + r.h), Pack(ServedFromRgb(mark->second)));
+            // The sector another view points at: lit in its mark's colour.
+            if (lit.Has(line * 4 + uint64_t(k)))
+              dl->AddRect(V(a - thick, r.y - thick), V(b + thick, r.y + r.h + thick), Pack(ServedFromRgb(mark->second)), 0, 0, 2 * thick);
           }
           if (arrived_[s] || step_lines.count(line))
-            dl->AddRect(V(r.x + dx, r.y), V(r.x + dx + r.w, r.y + r.h), Pack(arrived_[s] ? kHighlight : kLine), 0, 0, thick);
+            dl->AddRect(V(r.x, r.y), V(r.x + r.w, r.y + r.h), Pack(arrived_[s] ? kHighlight : kLine), 0, 0, thick);
         }
       }
       dl->PopClipRect();
@@ -331,18 +368,11 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     if (hovered_slot >= 0) {
       const uint32_t s = uint32_t(hovered_slot), set = s / c.l1_ways, way = s % c.l1_ways;
       const uint64_t line = state_.Line(s);
+      if (line != L1State::kEmpty) hovered_ = {line, 0xf};
       if (line == L1State::kEmpty) {
         ImGui::SetTooltip("set %u, way %u: empty", set, way);
       } else {
-        const int ai = slot_array[s];
-        std::string what = "outside the arrays";
-        if (ai >= 0) {
-          const auto& a = t.arrays[ai];
-          const uint64_t first = line * sim::kLineBytes, last = first + sim::kLineBytes - 1;
-          const uint64_t lo = first > a.base ? (first - a.base) / a.elem_bytes : 0;
-          const uint64_t hi = std::min<uint64_t>(a.count - 1, (last - a.base) / a.elem_bytes);
-          what = a.name + "[" + std::to_string(lo) + ".." + std::to_string(hi) + "]";
-        }
+        const std::string what = LineElements(t, line);
         ImGui::SetTooltip("set %u, way %u: line %llu (%s), %d of 4 sectors held%s%s", set, way, (unsigned long long)line,
                           what.c_str(), __builtin_popcount(state_.Valid(s)), step_lines.count(line) ? "; the step touches it" : "",
                           arrived_[s] ? "; arrived since the warp's last step" : "");

@@ -1,20 +1,30 @@
 // L1 view: the L1 cache of the SM that runs the shown block, at the current step. Large: the sets
-// the step touches, each a row of its ways' line slots split into four sectors, filled in the
-// colour of the array the line belongs to where a sector is held, with a bar under each sector
-// the step reads in the colour of where it was served from; a line that arrived since the
-// warp's previous step slides into its slot (yellow outline) and the line it evicted slides
-// out, as the course animations show lines arriving in a cache. Small: the whole L1 as an
+// the step touches, each a row of its ways' line slots, most recently used first (LRU order), split
+// into four sectors, filled in the colour of the array the line belongs to where a sector is held,
+// with a bar under each sector the step reads in the colour of where it was served from; a line
+// that arrived since the warp's previous step slides in from the set's label (yellow outline), the
+// lines it passes move to their new places and the line it evicted slides out past the oldest
+// way, as the course animations show lines arriving in a cache. Small: the whole L1 as an
 // overview, the step's sets marked. The state comes from the simulator's log (l1_state.h),
 // never from simulating again; both arrangements are pure functions (L1Sets, L1Grid) that the
 // tests check.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "visual/shown_step.h"
 #include "visual/l1_state.h"
+#include "visual/palette.h"
 
 namespace ws::visual {
+
+// The global array a line (byte address / 128) belongs to (its first byte), -1 if none; and its
+// elements as a reader names them ("d[32..63]", "outside the arrays").
+int ArrayOfLine(const sim::Trace& t, uint64_t line);
+std::string LineElements(const sim::Trace& t, uint64_t line);
+// The colour of a served-from mark (L1 hit, L2, DRAM), as the memory view draws it.
+Rgb ServedFromRgb(sim::ServedFrom from);
 
 // Slots of `sets` x `ways` in rows of whole sets, fitted into `area`: the square cell and the
 // number of sets per row that make the cells largest.
@@ -42,7 +52,11 @@ class L1CacheView {
  public:
   // Draws into the current window, `height` pixels tall at most; records the step's sets as kind
   // "l1_sets" (cell: a slot's height) and the overview as kind "l1" (name "L1") in `placed`.
-  void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed);
+  // `lit`: the sectors another view points at (a served-from mark hovered in the memory view, a
+  // slot of the L2 view); those the step read are outlined here in their mark's colour.
+  void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, LitSectors lit = {});
+  // The line under the mouse (its four sectors) in the last frame, for the other views to light.
+  LitSectors hovered() const { return hovered_; }
 
  private:
   L1State state_;
@@ -51,6 +65,9 @@ class L1CacheView {
   uint32_t shown_now_ = 0, shown_before_ = 0;
   std::vector<uint8_t> arrived_;   // per slot: its line arrived or gained sectors since the last step
   std::vector<uint64_t> evicted_;  // per slot: the line it held at the last step, if another came since
+  std::vector<uint8_t> came_;      // per slot: a line came into it since the last step (it was empty or held another)
+  std::vector<uint8_t> before_rank_;  // per slot: its place in its set by use at the last step (0: most recent)
+  LitSectors hovered_;
   double changed_at_ = -1e9;       // ImGui time at which the step changed (the arrival's animation)
 };
 

@@ -260,6 +260,7 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
   dl->Flags &= ~ImDrawListFlags_AntiAliasedLines;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool hovered = ImGui::IsWindowHovered();
+  hovered_ = {};
   for (size_t ai = 0; ai < trace.arrays.size(); ++ai) {
     const sim::ArrayInfo& a = trace.arrays[ai];
     ArrayState& st = arrays_[ai];
@@ -471,6 +472,8 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
           dl->AddRectFilled(V(q.x + inset, y0 - thin), V(q.x + q.w - inset, y1), Pack(kBackground));
           dl->AddRectFilled(V(q.x + inset, y0), V(q.x + q.w - inset, y1), Pack(ServedRgb(from)));
         }
+        // The sector a cache view points at: its cells outlined in its mark's colour.
+        if (lit_sectors.Has(sec)) OutlineRun(dl, g, lo, hi, Pack(ServedRgb(from)), 2 * thick, win.row0, win.row0 + win.rows);
       }
     dl->PopClipRect();
 
@@ -507,6 +510,8 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
       const uint64_t cell = r * m.shape.cols + c, e = cell / m.cells_per_elem;
       if (cell < total_cells) {
         const uint64_t addr = a.base + cell * m.cell_bytes;
+        if (marks.count(sim::SectorIndex(addr)))
+          hovered_ = {sim::LineIndex(addr), uint8_t(1u << (sim::SectorIndex(addr) % sim::kSectorsPerLine))};
         ImGui::BeginTooltip();
         if (m.cells_per_elem > 1)
           ImGui::Text("%s[%llu], bytes %llu-%llu of its %u", a.name.c_str(), (unsigned long long)e,

@@ -41,6 +41,12 @@ class MemoryGridView {
   // counts): the hall's labels of untouched arrays go on the line of the array the step touches
   // where they fit (PlanArray::label_w).
   bool labels_beside = false;
+  // Set by the app each frame: the sectors the L1 or L2 view points at (a slot under the mouse);
+  // those the step read are outlined in their served-from mark's colour.
+  LitSectors lit_sectors;
+  // The sector under the mouse in the last frame when the step read it (its served-from mark),
+  // for the cache views to light the slot that holds it.
+  LitSectors hovered() const { return hovered_; }
 
  private:
   struct ArrayState {
@@ -58,6 +64,7 @@ class MemoryGridView {
   float used_h_ = 0;    // the height last frame's arrays took, labels and overviews included
   const sim::WarpInstruction* planned_for_ = nullptr;  // the step last frame's plan was for
   std::vector<ArrayState> arrays_;  // by array id
+  LitSectors hovered_;
   size_t counted_ = 0;                           // shown_step.history entries in `counts`
   const sim::WarpInstruction* last_counted_ = nullptr;
 };

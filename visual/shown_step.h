@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/geometry.h"
 #include "sim/trace.h"
 #include "visual/layout.h"
 
@@ -19,6 +20,16 @@ struct ShownStep {
   std::vector<const sim::WarpInstruction*> history;  // every shown instruction up to and including the step
   uint64_t version = 0;                              // changes whenever any of the above does
   const sim::WarpInstruction* Focus() const { return current.empty() ? nullptr : current.front(); }
+};
+
+// The sectors one view points at and the others light with it (a served-from mark and the
+// cache slots that hold its sector): sectors `sectors` (bit i = sector i) of line `line`.
+struct LitSectors {
+  uint64_t line = ~0ull;  // byte address / 128; ~0: nothing lit
+  uint8_t sectors = 0;
+  bool Has(uint64_t sector) const {
+    return sector / sim::kSectorsPerLine == line && (sectors >> (sector % sim::kSectorsPerLine) & 1);
+  }
 };
 
 // Where a view put something, for scripted runs and the GUI tests (written as JSON).

@@ -15,6 +15,7 @@
 #include "sim/engine.h"
 #include "visual/l1_state.h"
 #include "visual/l1_view.h"
+#include "visual/l2_view.h"
 
 namespace served_kernels {
 using namespace ::ws::dialect;
@@ -195,6 +196,47 @@ TEST(L1View, StepSetsAreLargestThatShowThemAllElseSixteenPixelsAndAsManyAsFit) {
   EXPECT_FLOAT_EQ(g.cell, 16.0f);
   // Too narrow for one set at 16 px: nothing drawn large.
   EXPECT_EQ(visual::L1Sets(20, 4, 40, 2, 100, 100, 16, 48).shown, 0u);
+}
+
+TEST(L1View, ASetsWaysAreOrderedByTheirLastUseInTheLog) {
+  // One set of 4 ways: lines 10, 11, 12 fill ways 0, 1, 2 (events 1-3), then a hit on line 10
+  // (event 4): by use, way 0 (10), way 2 (12), way 1 (11), and the empty way 3 last. Back at
+  // event 3 the order is the fill order reversed.
+  Trace::Caches c;
+  c.l1_sets = 1, c.l1_ways = 4;
+  c.l1_events = {{10, 0, 1}, {11, 1, 1}, {12, 2, 1}, {10, 0, 3}};
+  c.l1_events_until = {4};
+  visual::L1State st(/*every=*/2);
+  st.Reset(&c);
+  st.Seek(4);
+  EXPECT_EQ(st.WaysByRecency(0, 4), (std::vector<uint32_t>{0, 2, 1, 3}));
+  EXPECT_EQ(st.LastUse(0), 4u);
+  st.Seek(3);
+  EXPECT_EQ(st.WaysByRecency(0, 4), (std::vector<uint32_t>{2, 1, 0, 3}));
+}
+
+TEST(L2View, SetsShowEveryWayWhereTheWidthAllowsElseTheNewestAtSixteenPixels) {
+  // 16 ways, labels 40 px, "+N older" 60 px, gap 2 px, cells 16 to 32 px. A row is 40 + 2 px, then
+  // 16 ways of 1.5 cells, 15 gaps (30 px).
+  // 2 sets in 500 x 100: width (500 - 42 - 30) / 24 = 17.83, height (100 - 2) / 2 = 49: 17.83.
+  visual::L2RowsLayout g = visual::L2Rows(2, 16, 40, 60, 2, 500, 100, 16, 32);
+  EXPECT_EQ(g.shown_sets, 2u);
+  EXPECT_EQ(g.shown_ways, 16u);
+  EXPECT_NEAR(g.cell, 17.833f, 1e-3);
+  // 10 sets: (100 - 18) / 10 = 8.2 tall, so floor(102 / 18) = 5 rows, each (100 - 8) / 5 = 18.4
+  // tall at most; the width's 17.83 then holds every way.
+  g = visual::L2Rows(10, 16, 40, 60, 2, 500, 100, 16, 32);
+  EXPECT_EQ(g.shown_sets, 5u);
+  EXPECT_EQ(g.shown_ways, 16u);
+  EXPECT_NEAR(g.cell, 17.833f, 1e-3);
+  // 350 px wide: (350 - 72) / 24 = 11.6 px, so 16 px ways, floor((350 - 42 - 60 + 2) / 26) = 9.
+  g = visual::L2Rows(2, 16, 40, 60, 2, 350, 100, 16, 32);
+  EXPECT_EQ(g.shown_sets, 2u);
+  EXPECT_EQ(g.shown_ways, 9u);
+  EXPECT_FLOAT_EQ(g.cell, 16.0f);
+  // Under one row's height, or too narrow for one way: nothing drawn large.
+  EXPECT_EQ(visual::L2Rows(2, 16, 40, 60, 2, 500, 15, 16, 32).shown_sets, 0u);
+  EXPECT_EQ(visual::L2Rows(2, 16, 40, 60, 2, 120, 100, 16, 32).shown_ways, 0u);
 }
 
 }  // namespace

@@ -31,8 +31,10 @@ const std::vector<Shot>& Shots() {
     std::filesystem::create_directories(dir);
     // Every family's pair with the side panel's first tab, again at its last step (where results
     // are stored, often by atomics; "FAMILY+last"), and the first family's again with the memory
-    // chart's tab and with the L1 cache's (named "FAMILY+chart", "FAMILY+l1"), and the L1 cache's
-    // at a whole block's third step, a read by 8 warps of 16 lines each ("FAMILY+l1block").
+    // chart's tab and with the L1 cache's and the L2 cache's (named "FAMILY+chart", "FAMILY+l1",
+    // "FAMILY+l2"), the L1 cache's at a whole block's third step, a read by 8 warps of 16
+    // lines each ("FAMILY+l1block"), and the L2's at its first, where the 8 warps read them from DRAM
+    // ("FAMILY+l2block").
     // And the transpose lesson's tile read (its third step, "transpose+tile"), where a 32-way conflict
     // meets the padded tile; and pairs v1 beside v3 at v1's atomic (step 64, "pairs+atomic", at
     // 1280x720 scale 1 in both modes), which by role stands beside v3's atomic; and pairs v2 beside
@@ -48,6 +50,8 @@ const std::vector<Shot>& Shots() {
       runs.push_back({&kernels::Catalog().front(), "chart"});
       runs.push_back({&kernels::Catalog().front(), "l1"});
       runs.push_back({&kernels::Catalog().front(), "l1block"});
+      runs.push_back({&kernels::Catalog().front(), "l2"});
+      runs.push_back({&kernels::Catalog().front(), "l2block"});
     }
     for (const auto& [fp, side] : runs) {
       const auto& f = *fp;
@@ -61,9 +65,10 @@ const std::vector<Shot>& Shots() {
       else if (side == "broadcast") pair = "--variant pairs/v2 --compare pairs/v2_diagonal --step 2";
       else if (side == "last") pair += " --step 1000000";  // clamped to the last step
       else if (side == "l1block") pair += " --side l1 --whole-block --step 2";
+      else if (side == "l2block") pair += " --side l2 --whole-block --step 0";  // at step 2 every warp hits in L1
       else if (!side.empty()) pair += " --side " + side;
       for (const Config& c : kConfigs) {
-        if (c.present && (side == "chart" || side.rfind("l1", 0) == 0)) continue;  // presenter mode has no side panel
+        if (c.present && (side == "chart" || side.rfind("l1", 0) == 0 || side.rfind("l2", 0) == 0)) continue;  // presenter mode has no side panel
         if (side == "atomic" && (c.w != 1280 || c.scale != 1)) continue;
         Shot s;
         s.family = f.info.name + (side.empty() ? "" : "+" + side);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <vector>
 #include <sstream>
 #include <string>
 
@@ -99,32 +100,38 @@ TEST(LayoutRules, EveryCellTheStepTouchesIsInView) {
   });
 }
 
-// The L1 cache tab ("FAMILY+l1" and "FAMILY+l1block" shots, steps that read global memory):
-// wherever the side panel is shown (700 px of width per unit of the scale drawn at, which is the
-// window's height over 720 times --scale), every pane with a memory view has its L1's overview
-// and the sets its step touches drawn, inside the window, the sets' slots at least 16 px tall
-// (issue 24: a hall reads them at 1280x720 and 1920x1080).
-TEST(LayoutRules, L1ViewShowsEachPanesCacheInsideTheWindow) {
-  JudgeEveryLayout("l1_view", [](const Shot& s, Failures& failed) {
-    const bool l1 = s.family.find("+l1") != std::string::npos;
-    if (!l1 || float(s.config.w) < 700.0f * s.layout["scale"].get<float>()) return;
+// The L1 and L2 cache tabs ("FAMILY+l1", "FAMILY+l1block", "FAMILY+l2", "FAMILY+l2block" shots,
+// steps that read global memory from DRAM): wherever the side panel is shown (700 px of width per
+// unit of the scale drawn at, which is the window's height over 720 times --scale), every pane with
+// a memory view has its cache's overview and the sets its step touches drawn, inside the window,
+// the sets' slots at least 16 px tall (issue 24: a hall reads them at 1280x720 and 1920x1080); in
+// the L2's sets at least the 4 newest ways, where the step's lines are (a line the step looked up
+// becomes its set's most recent).
+TEST(LayoutRules, CacheViewsShowEachPanesCacheInsideTheWindow) {
+  JudgeEveryLayout("cache_views", [](const Shot& s, Failures& failed) {
+    const bool l1 = s.family.find("+l1") != std::string::npos, l2 = s.family.find("+l2") != std::string::npos;
+    if (!(l1 || l2) || float(s.config.w) < 700.0f * s.layout["scale"].get<float>()) return;
     std::set<std::string> panes;
     for (const auto& p : s.layout["placed"])
       if (p["kind"] == "grid") panes.insert(p["pane"].get<std::string>());
     for (const auto& pane : panes) {
-      for (const std::string kind : {"l1", "l1_sets"}) {
+      for (const std::string kind : l1 ? std::vector<std::string>{"l1", "l1_sets"} : std::vector<std::string>{"l2", "l2_sets"}) {
         const nlohmann::json* view = nullptr;
         for (const auto& p : s.layout["placed"])
           if (p["kind"] == kind && p["pane"] == pane) view = &p;
         std::ostringstream d;
-        const float least = kind == "l1_sets" ? 16.0f : 0.0f;
+        const bool sets = kind.size() > 2;
+        const float least = sets ? 16.0f : 0.0f;
         if (!view) {
           d << pane << ": no " << kind << " drawn";
         } else {
           const Rect r = RectOf((*view)["rect"]);
           const float cell = (*view)["cell"].get<float>();
-          if (cell <= 0 || cell < least || r.x < 0 || r.y < 0 || r.x + r.w > float(s.config.w) + 0.5f || r.y + r.h > float(s.config.h) + 0.5f)
-            d << pane << ": " << kind << " at " << r.x << "," << r.y << " size " << r.w << "x" << r.h << ", cells " << cell << " px";
+          const uint64_t cols = (*view)["cols"].get<uint64_t>();
+          if (cell <= 0 || cell < least || (kind == "l2_sets" && cols < 4) || r.x < 0 || r.y < 0 ||
+              r.x + r.w > float(s.config.w) + 0.5f || r.y + r.h > float(s.config.h) + 0.5f)
+            d << pane << ": " << kind << " at " << r.x << "," << r.y << " size " << r.w << "x" << r.h << ", cells " << cell
+              << " px, " << cols << " columns";
           else
             continue;
         }

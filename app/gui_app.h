@@ -90,6 +90,11 @@ struct Pane {
   // shortcut v0's pane alternated between two layouts frame by frame at its last step at
   // 1920x1080; and playing, a scrollbar that came back a frame after each step would jolt it).
   bool scrolls = false;
+  // In the hall layouts, whether the frame before ran past the bottom too: there the first frame
+  // of a step plans the memory view with the room offered and the plan A and B share from the step
+  // before, and may run past by a line for that frame only (pairs v2 beside v2_diagonal at the
+  // broadcast, presenter mode at 1280x720 under a lesson's caption), which is not a reason to scroll.
+  bool overflowed_before = false;
   struct ScrollKey {
     const void* outcome = nullptr;
     float width = 0, height = 0, scale = 0;

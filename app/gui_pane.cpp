@@ -31,7 +31,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   // simulation or the pane's size changes: see Pane::scrolls).
   const bool hall = present_ || Tight() || AtSharedSteps();  // the step decides the picture
   const Pane::ScrollKey scroll_key{p.outcome.get(), width, height, scale_, hall ? p.step : -1};
-  if (!(scroll_key == p.scroll_key)) p.scroll_key = scroll_key, p.scrolls = false;
+  if (!(scroll_key == p.scroll_key)) p.scroll_key = scroll_key, p.scrolls = false, p.overflowed_before = false;
   // In the hall, a step on a shared tile of many rows puts the banks beside the arrays (below):
   // both take the pane's height under the lanes and scroll themselves, so the pane never does.
   // Decided from the step, not from an earlier frame: an overflow seen in any frame of this step
@@ -173,7 +173,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       tile_rows = s.rows, tile_cols = s.cols;
       const float cell = std::min(visual::LargestCell(scale_), ImGui::GetContentRegionAvail().x / float(s.cols));
       const float arrays_h = 2.0f * (line_h + 8.0f * scale_) + cell * float(s.rows);  // labels' line, its label, cells
-      tall_tile = s.rows > 2 || arrays_h + visual::BanksView::NeededHeight(sim::kWarpSize, scale_, hall) > rest;
+      tall_tile = s.rows > 2 || arrays_h + visual::BanksView::NeededHeight(sim::kWarpSize, scale_) > rest;
     }
     p.grid.labels_beside = hall && !present_;
     p.grid.lit_sectors = p.Lit();
@@ -219,7 +219,8 @@ void Gui::DrawPane(Pane& p, float width, float height) {
   const float content_bottom = ImGui::GetCursorScreenPos().y - style.ItemSpacing.y + ImGui::GetScrollY();
   const float visible_bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight() - style.WindowPadding.y * 0.5f;
   p.overflowed = !tile_beside && content_bottom > visible_bottom + 1.0f;
-  p.scrolls = p.scrolls || p.overflowed;
+  p.scrolls = p.scrolls || (p.overflowed && (!hall || p.overflowed_before));
+  p.overflowed_before = p.overflowed;
   // A pane that scrolls (a 720-line projector at scale 2) brings the array the step touches into
   // sight, its label and first row of cells, in the first frames of each step (its scroll range
   // follows the content a frame late); then the user may scroll away from it.

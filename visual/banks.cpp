@@ -49,11 +49,13 @@ float HeaderHeight(float scale, bool hall) { return ImGui::GetTextLineHeight() *
 float BanksView::NeededHeight(const ShownStep& shown_step, float scale, bool hall) {
   const sim::WarpInstruction* ins = shown_step.Focus();
   if (!ins || ins->space != sim::Space::Shared) return (hall ? 1.0f : 2.0f) * ImGui::GetTextLineHeightWithSpacing();
-  return NeededHeight(StackMarks(sim::SharedBanks(*ins)), scale, hall);
+  return NeededHeight(StackMarks(sim::SharedBanks(*ins)), scale);
 }
 
-float BanksView::NeededHeight(int marks, float scale, bool hall) {
-  return ImGui::GetTextLineHeightWithSpacing() + HeaderHeight(scale, hall) + MinSlot(scale) * float(std::max(marks, 1)) +
+// (With the header of two lines: the room a plan keeps for the view is what it kept before the
+// hall's header of one line, which then gives the marks that line.)
+float BanksView::NeededHeight(int marks, float scale) {
+  return ImGui::GetTextLineHeightWithSpacing() + HeaderHeight(scale, false) + MinSlot(scale) * float(std::max(marks, 1)) +
          ImGui::GetStyle().ItemSpacing.y;
 }
 

@@ -26,7 +26,7 @@ class BanksView {
   // view to one line, its label (see Draw).
   static float NeededHeight(const ShownStep& shown_step, float scale, bool hall = false);
   // The same for a stack of `marks` marks (a 32-way conflict or a 32-lane broadcast: 32).
-  static float NeededHeight(int marks, float scale, bool hall = false);
+  static float NeededHeight(int marks, float scale);
   // `hall`: at a step that touches no shared memory, one line ("Shared-memory banks: not touched
   // by this step", recorded as kind "banks_label"), the room going to what the step touches; at
   // one that does, a header of one text line: the n-way or "free" mark on the bank numbers' line,

@@ -237,8 +237,11 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
             ex += slot_w + gap;
           }
         }
-        if (ly.shown_ways < c.l2_ways && arrive >= 1) {
-          const std::string older = "+" + std::to_string(c.l2_ways - ly.shown_ways) + " older";
+        // The older lines left out (empty ways are not counted: a set still filling has none).
+        uint32_t older_held = 0;
+        for (uint32_t w = ly.shown_ways; w < c.l2_ways; ++w) older_held += c.l2_set_ways[rec->ways_first + w].line != ~0ull;
+        if (older_held > 0 && arrive >= 1) {
+          const std::string older = "+" + std::to_string(older_held) + " older";
           dl->AddText(V(out_x, sy + 0.5f * (ly.cell - side)), ImGui::GetColorU32(ImGuiCol_TextDisabled), older.c_str());
         }
       }

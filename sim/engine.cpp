@@ -81,6 +81,7 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
     t.warp = i / kWarpSize;
     t.engine = this;
     t.shadow = shadow;
+    t.shadow_tag = ShadowWords::Tag(block_linear);
     t.epoch = t.line = 0;
     t.sites.Clear();
     t.last_loc = {};

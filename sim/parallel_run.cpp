@@ -15,7 +15,9 @@
 namespace ws::sim::detail {
 
 // ---- [SECTION] blocks that see each other -------------------------------------------------
-GlobalShadow::GlobalShadow(uint64_t base, uint64_t bytes) : base_(base), words_((bytes + 3) / 4) {
+GlobalShadow::GlobalShadow(uint64_t base, uint64_t bytes) {
+  base_ = base;
+  words_ = (bytes + 3) / 4;
   // calloc: pages of words never touched are never committed.
   shadow_ = static_cast<uint32_t*>(std::calloc(std::max<uint64_t>(words_, 1), sizeof(uint32_t)));
   if (!shadow_) throw std::bad_alloc();
@@ -59,11 +61,9 @@ void GlobalShadow::Check(uint64_t addr, uint32_t width, bool store, uint32_t blo
   }
 }
 
+// (The common case, ShadowWords::Settled, was asked inline by RecordGlobal.)
 void CheckGlobal(ThreadCtx& t, uint64_t addr, uint32_t width, Op op) {
-  GlobalShadow& s = *t.shadow;
-  if (op != Op::Atomic && op != Op::Reduction &&
-      s.Settled(addr, width, op == Op::Store, GlobalShadow::Tag(t.engine->block_linear)))
-    return;
+  GlobalShadow& s = static_cast<GlobalShadow&>(*t.shadow);
   if (op == Op::Atomic || op == Op::Reduction) s.Flag(GlobalShadow::kAtomic);
   else if (s.reason() == GlobalShadow::kNone) s.Check(addr, width, op == Op::Store, t.engine->block_linear);
   // The attempt is dropped (its findings with it) and the launch runs again on one thread.

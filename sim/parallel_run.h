@@ -69,14 +69,13 @@ struct BlockOut {
 };
 
 // ---- [SECTION] blocks that see each other -------------------------------------------------
-// One word per 4 bytes of the launch's global memory: 0 untouched, else the block (+1) that
-// touched it, with kWritten once it wrote it; kShared: read by several blocks, written by none.
-// A block that reads a word another block wrote, or writes a word another block read or wrote,
+// One word per 4 bytes of the launch's global memory (ShadowWords, sim/engine.h, says what a word
+// holds). A block that reads a word another block wrote, or writes a word another block read or wrote,
 // makes the launch order-dependent. Every global access is checked before it is made
 // (CheckGlobal), and one that makes the launch order-dependent, or any access once another
 // thread found it so, leaves its block instead: of two blocks on two threads that touch one word,
 // the second to check never touches it, so the threads never race on the arrays' bytes.
-class GlobalShadow {
+class GlobalShadow : public ShadowWords {
  public:
   enum Reason : int { kNone = 0, kAtomic, kData, kUninitializedShared, kLayout, kStopped };
   GlobalShadow(uint64_t base, uint64_t bytes);
@@ -84,15 +83,6 @@ class GlobalShadow {
   GlobalShadow(const GlobalShadow&) = delete;
   GlobalShadow& operator=(const GlobalShadow&) = delete;
   void Check(uint64_t addr, uint32_t width, bool store, uint32_t block);
-  // True when a load or store of one word needs nothing more: a word this block wrote, or (a
-  // load) one it read or several blocks only read. `tag`: Tag(block).
-  static uint32_t Tag(uint32_t block) { return (block + 1) & kBlock; }
-  bool Settled(uint64_t addr, uint32_t width, bool store, uint32_t tag) const {
-    const uint64_t off = addr - base_;
-    if (addr < base_ || (off & 3) + width > 4 || (off >> 2) >= words_) return false;
-    const uint32_t s = __atomic_load_n(&shadow_[off >> 2], __ATOMIC_RELAXED);
-    return store ? s == (tag | kWritten) : ((s & kBlock) == tag || s == kShared);
-  }
   void Flag(Reason r) {
     int none = kNone;
     reason_.compare_exchange_strong(none, int(r), std::memory_order_relaxed);
@@ -100,11 +90,8 @@ class GlobalShadow {
   Reason reason() const { return Reason(reason_.load(std::memory_order_relaxed)); }
 
  private:
-  static constexpr uint32_t kWritten = 1u << 31, kShared = 1u << 30, kBlock = kShared - 1;
   void Load(uint64_t word, uint32_t tag);
   void Store(uint64_t word, uint32_t tag);
-  uint64_t base_, words_;
-  uint32_t* shadow_;
   std::atomic<int> reason_{kNone};
 };
 const char* ToString(GlobalShadow::Reason r);

@@ -14,6 +14,10 @@
 namespace ws::sim::detail {
 
 StackPool::~StackPool() {
+  // The stacks' frames leave their redzones' poison behind; memory handed back to the system must
+  // not keep it, or the next mapping at that address (a thread's stack and its thread_local
+  // arrays) reads as a dead frame to the address sanitizer.
+  Forget();
   for (void* p : stacks_)
     if (p) munmap(p, kGuardBytes + kStackBytes);
 }

@@ -67,6 +67,9 @@ struct MemoryHierarchy::Impl {
   static constexpr size_t kMaxL1Events = size_t(1) << 20;
   static constexpr size_t kMaxL2Lines = size_t(1) << 16;  // with their sets: 16 MiB on a 16-way L2
   SectorCache::Change l2_change;  // what the L2 lookup of the sector being served changed
+  // A traced instruction's L2 lines while it is issued (NoteL2, KeepL2): made once, not per record.
+  Trace::Caches::L2Line noted[kWarpSize];
+  int noted_n = 0;
 
   Impl(const DeviceProfile& d, uint32_t regs, const LaunchShape& s, std::vector<Counters>* ps,
        Trace* t, int64_t tb, uint64_t buffer_bytes)
@@ -382,8 +385,7 @@ struct MemoryHierarchy::Impl {
     const uint64_t written_back = l2->stats().written_back_sectors;
     // A traced instruction's L2 lines, for the L2 view (see Trace::Caches::L2Line).
     const bool note_l2 = trace_index >= 0 && size_t(trace_index) < trace->instructions.size();
-    Trace::Caches::L2Line noted[kWarpSize];
-    int noted_n = 0;
+    noted_n = 0;
     for (int i = 0; i < n; ++i) {
       if (i) sector += GetVarint(q) + 1;
       const uint64_t addr = sector * SectorCache::kSectorBytes;
@@ -447,11 +449,11 @@ struct MemoryHierarchy::Impl {
         data = std::max(data, arrives);
       }
       served |= uint64_t(from) << (2 * i);
-      if (note_l2 && from != ServedFrom::L1) NoteL2(noted, noted_n, sector, from, l2->stats().Accesses() == l2_lookups);
+      if (note_l2 && from != ServedFrom::L1) NoteL2(sector, from, l2->stats().Accesses() == l2_lookups);
     }
     c.p = q;
     k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
-    if (note_l2) KeepL2(noted, noted_n, size_t(trace_index));
+    if (note_l2) KeepL2(size_t(trace_index));
     // The warp waits for the data it needs before its next instruction; else it goes on at once.
     c.t = std::max(now + 1, p.waits ? data : now + 1);
     if (trace_index >= 0 && size_t(trace_index) < trace->instructions.size()) {
@@ -525,8 +527,8 @@ struct MemoryHierarchy::Impl {
   }
 
   // A sector of a traced instruction that went to L2 (or came with another SM's read of it:
-  // `merged`), added to its line's record among the instruction's `noted` lines.
-  void NoteL2(Trace::Caches::L2Line* noted, int& noted_n, uint64_t sector, ServedFrom from, bool merged) {
+  // `merged`), added to its line's record among the instruction's lines (`noted`).
+  void NoteL2(uint64_t sector, ServedFrom from, bool merged) {
     const uint64_t line = sector / SectorCache::kSectorsPerLine;
     const uint8_t bit = uint8_t(1u << (sector % SectorCache::kSectorsPerLine));
     int at = 0;
@@ -544,7 +546,7 @@ struct MemoryHierarchy::Impl {
   }
 
   // The instruction's lines with their sets as it left them, into Trace::caches.
-  void KeepL2(Trace::Caches::L2Line* noted, int noted_n, size_t trace_index) {
+  void KeepL2(size_t trace_index) {
     auto& c = trace->caches;
     if (c.l2_steps.size() < trace->instructions.size()) c.l2_steps.resize(trace->instructions.size());
     const uint32_t begin = uint32_t(c.l2_lines.size());

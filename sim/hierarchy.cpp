@@ -1,8 +1,10 @@
 // The memory hierarchy of a launch (see hierarchy.h): recording per warp, replay per wave.
 // Section index: recording · replay · finish (the streams: sim/sector_stream.h; the sectors an
-// instruction touches: DistinctSectors, sim/rules.h).
+// instruction touches: DistinctSectors, sim/rules.h; what the trace keeps of the caches for the
+// traced steps: sim/cache_log.h).
 #include "sim/hierarchy.h"
 
+#include "sim/cache_log.h"
 #include "sim/cache_policy.h"
 #include "sim/rules.h"
 #include "sim/memory_clock.h"
@@ -64,12 +66,8 @@ struct MemoryHierarchy::Impl {
   std::vector<uint64_t> slot_end;
   uint64_t clock = 0;
   static constexpr uint64_t kMaxStamp = 0xffffffffu;  // L1 slot stamps: cycles up to this
-  static constexpr size_t kMaxL1Events = size_t(1) << 20;
-  static constexpr size_t kMaxL2Lines = size_t(1) << 16;  // with their sets: 16 MiB on a 16-way L2
   SectorCache::Change l2_change;  // what the L2 lookup of the sector being served changed
-  // A traced instruction's L2 lines while it is issued (NoteL2, KeepL2): made once, not per record.
-  Trace::Caches::L2Line noted[kWarpSize];
-  int noted_n = 0;
+  StepL2Lines step_l2;  // a traced instruction's L2 lines while it is issued
 
   Impl(const DeviceProfile& d, uint32_t regs, const LaunchShape& s, std::vector<Counters>* ps,
        Trace* t, int64_t tb, uint64_t buffer_bytes)
@@ -385,7 +383,7 @@ struct MemoryHierarchy::Impl {
     const uint64_t written_back = l2->stats().written_back_sectors;
     // A traced instruction's L2 lines, for the L2 view (see Trace::Caches::L2Line).
     const bool note_l2 = trace_index >= 0 && size_t(trace_index) < trace->instructions.size();
-    noted_n = 0;
+    if (note_l2) step_l2.Begin();
     for (int i = 0; i < n; ++i) {
       if (i) sector += GetVarint(q) + 1;
       const uint64_t addr = sector * SectorCache::kSectorBytes;
@@ -407,7 +405,7 @@ struct MemoryHierarchy::Impl {
         } else {
           l1_hit = r1 == SectorCache::Outcome::Hit;
         }
-        if (log) LogL1(l1c);
+        if (log) LogL1Change(*trace, l1c);
       }
       if (l1_hit) ++k.l1_hits[o];
       if (p.writes) {
@@ -449,11 +447,11 @@ struct MemoryHierarchy::Impl {
         data = std::max(data, arrives);
       }
       served |= uint64_t(from) << (2 * i);
-      if (note_l2 && from != ServedFrom::L1) NoteL2(sector, from, l2->stats().Accesses() == l2_lookups);
+      if (note_l2 && from != ServedFrom::L1) step_l2.Note(sector, from, l2->stats().Accesses() == l2_lookups, l2_change);
     }
     c.p = q;
     k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
-    if (note_l2) KeepL2(size_t(trace_index));
+    if (note_l2) step_l2.Keep(*trace, *l2, size_t(trace_index));
     // The warp waits for the data it needs before its next instruction; else it goes on at once.
     c.t = std::max(now + 1, p.waits ? data : now + 1);
     if (trace_index >= 0 && size_t(trace_index) < trace->instructions.size()) {
@@ -526,64 +524,6 @@ struct MemoryHierarchy::Impl {
     return lines > device.timing.wide_store_lines;
   }
 
-  // A sector of a traced instruction that went to L2 (or came with another SM's read of it:
-  // `merged`), added to its line's record among the instruction's lines (`noted`).
-  void NoteL2(uint64_t sector, ServedFrom from, bool merged) {
-    const uint64_t line = sector / SectorCache::kSectorsPerLine;
-    const uint8_t bit = uint8_t(1u << (sector % SectorCache::kSectorsPerLine));
-    int at = 0;
-    while (at < noted_n && noted[at].line != line) ++at;
-    if (at == noted_n) {
-      if (noted_n == kWarpSize) return;
-      noted[noted_n++] = Trace::Caches::L2Line{};
-      noted[at].line = line;
-    }
-    auto& r = noted[at];
-    if (merged) r.merged |= bit;
-    else if (from == ServedFrom::Dram) r.dram |= bit;
-    else r.hit |= bit;
-    if (!merged && l2_change.evicted != SectorCache::kNoLine && l2_change.line == line) r.evicted = l2_change.evicted;
-  }
-
-  // The instruction's lines with their sets as it left them, into Trace::caches.
-  void KeepL2(size_t trace_index) {
-    auto& c = trace->caches;
-    if (c.l2_steps.size() < trace->instructions.size()) c.l2_steps.resize(trace->instructions.size());
-    const uint32_t begin = uint32_t(c.l2_lines.size());
-    c.l2_steps[trace_index] = {begin, begin};
-    if (noted_n == 0) return;
-    if (c.l2_lines.size() + size_t(noted_n) > kMaxL2Lines) {
-      c.l2_lines_truncated = true;
-      return;
-    }
-    const uint32_t ways = l2->Ways();
-    uint64_t lines[256];
-    uint8_t valid[256];
-    for (int i = 0; i < noted_n; ++i) {
-      auto r = noted[i];
-      r.set = l2->SetOfLine(r.line);
-      const int way = l2->WayOf(r.line);
-      r.way = way < 0 ? ~0u : uint32_t(way);
-      r.valid = way < 0 ? 0 : l2->SlotValid(r.set * ways + uint32_t(way));
-      r.ways_first = uint32_t(c.l2_set_ways.size());
-      l2->SetByRecency(r.set, lines, valid);
-      for (uint32_t w = 0; w < ways; ++w) c.l2_set_ways.push_back({lines[w], valid[w]});
-      c.l2_lines.push_back(r);
-    }
-    c.l2_steps[trace_index].end = uint32_t(c.l2_lines.size());
-  }
-
-  void LogL1(const SectorCache& c) {
-    const auto& ch = c.last_change();
-    auto& ev = trace->caches.l1_events;
-    if (ch.line == SectorCache::kNoLine) return;  // a miss that changed nothing
-    if (ev.size() >= kMaxL1Events) {
-      trace->caches.l1_events_truncated = true;
-      return;
-    }
-    ev.push_back({ch.line, ch.slot, ch.valid});
-  }
-
   // ---- finish ----
   void Finish(uint64_t shared_bytes) {
     Fix(shared_bytes);
@@ -619,20 +559,6 @@ bool MemoryHierarchy::TracedFinalToCome() const {
   if (!m.fixed || !m.traced_final || m.traced_block < 0) return false;
   const uint64_t waves = (m.shape.grid.Count() + m.residency.blocks_per_wave - 1) / m.residency.blocks_per_wave;
   return WaveOfBlock(m.residency, uint64_t(m.traced_block)) + 1 < waves;
-}
-
-void CompleteL1Steps(Trace& trace) {
-  auto& until = trace.caches.l1_events_until;
-  if (trace.caches.traced_sm < 0) {
-    until.clear();
-    return;
-  }
-  until.resize(trace.instructions.size(), ~0u);
-  uint32_t prev = 0;
-  for (auto& u : until) {
-    if (u == ~0u) u = prev;
-    prev = u;
-  }
 }
 
 void MemoryHierarchy::ReadsCode(uint32_t bytes) { impl_->code_bytes = bytes ? bytes : kEmptyKernelCodeBytes; }

@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "sim/cache.h"
+#include "sim/cache_log.h"  // CompleteL1Steps, which the early picture calls too
 #include "sim/device_profile.h"
 #include "sim/trace.h"
 
@@ -104,9 +105,5 @@ class MemoryHierarchy {
   std::unique_ptr<Impl> impl_;
 };
 
-// The L1 log's steps that are not global accesses (shared, or never replayed) show the L1 as the
-// step before them left it: fills Trace::caches.l1_events_until for every instruction (or clears
-// it when no block is traced: traced_sm < 0).
-void CompleteL1Steps(Trace& trace);
 
 }  // namespace ws::sim

@@ -53,7 +53,8 @@ int GuiMain(int argc, char** argv) {
                "scripted run: wait for every pane's whole launch (counters, memory chart, check) before the keys, "
                "screenshot or quit");
   app.add_flag("--log-times", o.log_times,
-               "print on stderr when each pane's first picture and its whole launch arrive (seconds since start)");
+               "print on stderr when each pane's first picture and its whole launch arrive (seconds since start); "
+               "the whole launch's line gives its blocks, waves and the threads that ran it");
   app.add_option("--layout-out", o.layout_out, "with --screenshot: save where the views put their grids as JSON");
   app.add_option("--frames", o.frames, "frames to draw after loading before the screenshot / quit (default 6); a screenshot then waits until two frames in a row draw the same");
   app.add_option("--pointer", o.pointer,

@@ -87,7 +87,8 @@ void Gui::PollWorker() {
       std::cerr << "warpscope: " << p.name << ": " << p.Id() << " n=" << p.n << ": "
                 << (r.marks_pending ? "steps (marks to come)" : r.first_picture ? "first picture" : "whole launch") << " at "
                 << std::chrono::duration<double>(Clock::now() - start_).count() << " s (simulated "
-                << r.outcome->trace.seconds << " s)\n";
+                << r.outcome->trace.seconds << " s"
+                << (r.first_picture ? std::string() : "; " + LaunchSummary(r.outcome->trace)) << ")\n";
     if (p.saved != Clock::time_point{}) {
       // Save-to-picture: from the save noticed to the new simulation on screen (docs/PERFORMANCE.md).
       char buf[96];

@@ -2,6 +2,7 @@
 #include "app/gui_worker.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "app/cli.h"
@@ -18,6 +19,15 @@ namespace {
 // set, nothing changes.
 constexpr int kNicer = 5;
 }  // namespace
+
+std::string LaunchSummary(const sim::Trace& whole) {
+  const uint64_t blocks = whole.shape.grid.Count(), waves = whole.caches.waves;
+  std::string s = std::to_string(blocks) + (blocks == 1 ? " block" : " blocks");
+  if (!whole.caches.device.empty()) s += " in " + std::to_string(waves) + (waves == 1 ? " wave" : " waves");
+  s += " on " + std::to_string(whole.threads) + (whole.threads == 1 ? " thread" : " threads");
+  if (!whole.threads_note.empty()) s += " (" + whole.threads_note + ")";
+  return s;
+}
 
 SimWorker::SimWorker(std::function<void()> on_result) : on_result_(std::move(on_result)) {
   for (int p = 0; p < kPanes; ++p) lanes_[p].thread = std::thread([this, p] { Loop(p); });

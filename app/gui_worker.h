@@ -55,6 +55,11 @@ struct SimResult {
   bool marks_pending = false;
 };
 
+// A whole launch in a few words, for --log-times: "4096 blocks in 4 waves on 2 threads". The
+// waves are the cache model's (none without it); the threads are those that ran the launch, with
+// why it ran on fewer than asked where it did (Trace::threads_note).
+std::string LaunchSummary(const sim::Trace& whole);
+
 // How far the pane's simulation has got: blocks of the launch now running.
 struct SimProgress {
   bool running = false;  // false: nothing running or waiting for the pane

@@ -193,6 +193,7 @@ TEST(SimWorker, ALaunchOfSeveralWavesShowsItsFirstPictureBeforeTheWholeLaunch) {
   EXPECT_GT(whole.total.mem_inst, 0u);
   EXPECT_TRUE(got[1].outcome->check.passed);
   EXPECT_EQ(whole.caches.waves, 4u);
+  EXPECT_EQ(ws::app::LaunchSummary(whole), "4096 blocks in 4 waves on 1 thread");
   ASSERT_EQ(early.instructions.size(), whole.instructions.size());
   ASSERT_FALSE(early.instructions.empty());
   for (size_t i = 0; i < whole.instructions.size(); ++i) EXPECT_EQ(early.instructions[i].served, whole.instructions[i].served) << i;
@@ -279,4 +280,25 @@ TEST(SimWorker, CancelAfterTheFirstPictureStopsTheWholeLaunch) {
   EXPECT_TRUE(got[0].cancelled);
   EXPECT_FALSE(got[0].first_picture);
   EXPECT_LT(Since(t0), 10.0);
+}
+
+// --log-times' whole-launch line says what the launch was. shortcut/v0 at n = 64: 4x4 blocks of
+// 16x16, one wave (16 blocks for 132 SMs), on the two threads asked for; without the cache model
+// there are no waves to speak of.
+TEST(SimWorker, TheWholeLaunchSaysItsBlocksWavesAndThreads) {
+  ws::app::SimWorker w;
+  w.Submit({.pane = 0, .generation = 1, .variant = "shortcut/v0", .n = 64, .threads = 2});
+  auto got = PollFor(w, 120);
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_NE(got[0].outcome, nullptr) << got[0].error;
+  EXPECT_EQ(ws::app::LaunchSummary(got[0].outcome->trace), "16 blocks in 1 wave on 2 threads");
+  w.Submit({.pane = 0, .generation = 2, .variant = "shortcut/v0", .n = 64, .caches = false});
+  got = PollFor(w, 120);
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_NE(got[0].outcome, nullptr) << got[0].error;
+  EXPECT_EQ(ws::app::LaunchSummary(got[0].outcome->trace), "16 blocks on 1 thread");
+  // A launch that ran again on one thread says why.
+  ws::sim::Trace t = got[0].outcome->trace;
+  t.threads_note = "its blocks communicate through global memory";
+  EXPECT_EQ(ws::app::LaunchSummary(t), "16 blocks on 1 thread (its blocks communicate through global memory)");
 }

@@ -182,22 +182,25 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       // tallest stack (32 marks for a 32-way conflict) both get the pane's height. The banks take
       // 42 % of the width (320 px at scale 1 at most), less, down to 4 px a bank, where that lets
       // the tile's cells reach kTileCell px across (the tile is the lesson), as far as the height
-      // under its label and the labels' line lets them grow.
+      // under its label line lets them grow. Half the spacing between the two: at 1920x1080 scale 1
+      // the 32 columns of 16 px and the banks at 4 px a bank take 512 + 6 + 128 of the pane's 646.
       const float w = ImGui::GetContentRegionAvail().x;
+      const float gap = 0.5f * style.ItemSpacing.x;
       // (A row or two of cells beside them, where the stack does not fit under it, keeps the 42 %.)
       const float banks_most = std::min(w * 0.42f, 32 * 10 * scale_);
-      const float banks_least = std::min(std::max(32 * 4.0f, ImGui::CalcTextSize("Banks (?)").x + 2 * style.ItemSpacing.x), banks_most);
-      const float tall_cell = (rest - 2.0f * (line_h + 8.0f * scale_)) / float(std::max<uint64_t>(tile_rows, 1));
+      const float title_w = ImGui::CalcTextSize("Banks").x + style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x;  // BanksView's title
+      const float banks_least = std::min(std::max(32 * 4.0f, title_w), banks_most);
+      const float tall_cell = (rest - visual::MemoryGridView::LabelLine(true)) / float(std::max<uint64_t>(tile_rows, 1));
       const float tile_w = float(tile_cols) * std::clamp(tall_cell, 0.0f, visual::kTileCell);
-      const float banks_w = tile_rows > 2 ? std::clamp(w - style.ItemSpacing.x - tile_w, banks_least, banks_most) : banks_most;
+      const float banks_w = tile_rows > 2 ? std::clamp(w - gap - tile_w, banks_least, banks_most) : banks_most;
       // Presenter mode too puts the untouched arrays' names on the tile's label line here: the
       // tile's rows take the height.
       p.grid.labels_beside = p.grid.labels_beside || tile_rows > 2;
       // (Each scrolls where its least cells or marks run past the pane: a 720-line window at scale 2.)
-      ImGui::BeginChild("arrays##pane", ImVec2(w - banks_w - style.ItemSpacing.x, rest), false);
+      ImGui::BeginChild("arrays##pane", ImVec2(w - banks_w - gap, rest), false);
       p.grid.Draw(p.shown_step, rest, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, true);
       ImGui::EndChild();
-      ImGui::SameLine();
+      ImGui::SameLine(0.0f, gap);
       ImGui::BeginChild("banks##pane", ImVec2(0, rest), false);
       p.banks.Draw(p.shown_step, rest, scale_, &placed_, true);
       ImGui::EndChild();

@@ -83,7 +83,8 @@ Showing Show(const PlanArray& a, float w, float h, float scale) {
   // its cells lose at most an eighth of the footprint's (the padded 33x32 tile at 13 px rather
   // than its first 32 rows at 14: the padding row is the lesson).
   if (WholePixels(fit) >= fp_fit) return {true, WholePixels(fit)};
-  if (a.tile && WholePixels(fit) >= std::max(kLeastCell, 0.875f * fp_fit)) return {true, WholePixels(fit)};
+  // (And within a pixel of it: at 1280x720 scale 2 the 33 rows at 5 px rather than 32 at 6.)
+  if (a.tile && WholePixels(fit) >= std::max(kLeastCell, std::min(0.875f * fp_fit, fp_fit - 1.0f))) return {true, WholePixels(fit)};
   return {false, fp_fit};
 }
 
@@ -206,6 +207,38 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
     const GridShape s = rest[0]->shape;
     overview_w = std::clamp(side * float(s.cols) / float(std::max<uint64_t>(s.rows, 1)), min_side, std::max(min_side, area.w * 0.3f)) + gap;
   }
+  // The hall's one drawn array a tile whose rows the height limits (transpose's 33 at 1280x720
+  // scale 2): its label and the untouched names in a column at the right of its cells, where the
+  // label line's height given to its rows makes its cells larger (5 -> 7 px there).
+  if (hall && known && rest[0]->tile && !IsTiny(*rest[0])) {
+    const PlanArray& a = *rest[0];
+    float col_w = a.label_w;
+    for (const PlanArray* l : labels) col_w = std::max(col_w, l->label_w);
+    const Showing above = Show(a, area.w, area.h - label_h, scale);
+    const Showing right = Show(a, area.w - col_w - gap, area.h, scale);
+    if (above.whole && right.whole && right.cell > above.cell) {
+      ArraySlot s;
+      s.name = a.name;
+      s.shape = a.shape;
+      s.cell = right.cell;
+      s.view = {area.x, area.y, s.cell * float(a.shape.cols), s.cell * float(a.shape.rows)};
+      const float x = s.view.x + s.view.w + gap;
+      s.label = {x, area.y, area.x + area.w - x, label_h};
+      out.push_back(s);
+      float y = area.y;
+      for (const PlanArray* l : labels) {
+        y += label_h;
+        ArraySlot ls;
+        ls.name = l->name;
+        ls.shape = l->shape;
+        ls.label_only = true;
+        ls.label = {x, y, area.x + area.w - x, label_h};
+        ls.view = {x, y + label_h, 0, 0};
+        out.push_back(ls);
+      }
+      return out;
+    }
+  }
   const bool beside = !labels.empty() && known && rest[0]->label_w + overview_w + gap + labels_w <= area.w;
   if (!beside) labels_w = 0;
   if (beside) {
@@ -282,7 +315,8 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
     }
     float total = 0;
     for (float w : weight) total += w;
-    const float cells_h = big_h - (label_h + gap) * float(rows_of);
+    // (The hall keeps no gap under the last row: the pane's padding ends it.)
+    const float cells_h = big_h - (label_h + gap) * float(rows_of) + (hall ? gap : 0.0f);
     float worst = 1e9f, y = big_y;
     std::vector<float> row_y(rows_of), row_h(rows_of);
     for (int r = 0; r < rows_of; ++r) {

@@ -64,7 +64,8 @@ inline float LargestCell(float scale) { return 56.0f * scale; }
 // its share of the room and the pane scrolls to it.
 inline constexpr float kLeastCell = 4.0f;
 // A shared-memory tile the step touches is drawn whole wherever its cells can be this large (px),
-// and wherever whole its cells are at least 7/8 of the size the step's footprint alone gets.
+// and wherever whole its cells are at least 7/8 of the size the step's footprint alone gets, or a
+// pixel less.
 inline constexpr float kTileCell = 16.0f;
 // Arrays of at most this many cells (a counter, a result) get a small fixed strip.
 inline constexpr uint64_t kTinyCells = 8;
@@ -116,7 +117,9 @@ struct ArraySlot {
 // array's label, and a
 // tiny array the step touches has cells up to twice LargestCell within the width and the height
 // left (beside a larger array the step touches, LargestCell within a quarter of the height)
-// instead of the strip's.
+// instead of the strip's. A tile the hall draws alone, whose rows the height limits, has its label
+// and the untouched names in a column at the right of its cells where that makes its cells larger;
+// the hall keeps no gap under the last row of slots.
 std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect area, float scale, float label_h,
                                       bool hall = false);
 

@@ -186,6 +186,10 @@ std::string LabelWhat(const sim::ArrayInfo& a, const CellMap& m) {
 }
 }  // namespace
 
+float MemoryGridView::LabelLine(bool hall) {
+  return hall ? ImGui::GetTextLineHeight() + 0.5f * ImGui::GetStyle().ItemSpacing.y : ImGui::GetTextLineHeightWithSpacing();
+}
+
 float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed,
                            MemoryPlanShare* share, bool hall) {
   if (!shown_step.trace) return 0;
@@ -207,7 +211,7 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail(ImGui::GetContentRegionAvail().x, room_h);
-  const float label_h = ImGui::GetTextLineHeightWithSpacing();
+  const float label_h = LabelLine(hall);
 
   std::vector<PlanArray> mine;
   for (size_t i = 0; i < trace.arrays.size(); ++i) {

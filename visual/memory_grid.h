@@ -34,6 +34,10 @@ class MemoryGridView {
   float Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed,
              MemoryPlanShare* share = nullptr, bool hall = false);
 
+  // The line an array's label takes above its cells: in the hall half the spacing under the text
+  // (the tile's rows take the height: transpose's 33 at 16 px in presenter mode at 1920x1080).
+  static float LabelLine(bool hall);
+
   // Set by the pane's view menu (the app draws it; presenter mode hides it).
   float zoom = 1.0f;    // magnification of the cells, 1 to 16: the view then shows the region the step touches
   int trail_steps = 3;  // earlier steps of the warp that stay lit, fading, 0 to 8

@@ -332,7 +332,8 @@ TEST(Plan, TheHallGivesTheRoomToWhatTheStepTouches) {
   // tile (32x32) read down a column (footprint 32 x 1), in 340x314 at scale 1.4 (30 px labels,
   // 11.2 px gaps, legible 19.2 px). in and out are labels side by side on the first line, each
   // 340 / 2 wide less a gap between them; the tile's label at 30 + 11.2 = 41.2, its cells below in
-  // 314 - 41.2 - 41.2 = 231.6 px: 32 rows at floor(231.6 / 32) = 7 px, the whole tile.
+  // 314 - 41.2 - 30 = 242.8 px (no gap under the last row in the hall): 32 rows at
+  // floor(242.8 / 32) = 7 px, the whole tile.
   PlanArray in{"in", {64, 64}, true}, out{"out", {64, 64}, true}, tile{"tile", {32, 32}, true, 32};
   tile.warp_cols = 1;
   tile.tile = tile.step_touches = true;
@@ -349,6 +350,43 @@ TEST(Plan, TheHallGivesTheRoomToWhatTheStepTouches) {
   EXPECT_TRUE(slots[2].whole);
   EXPECT_FLOAT_EQ(slots[2].cell, 7.0f);
   EXPECT_FLOAT_EQ(slots[2].overview.w, 0.0f);
+}
+
+TEST(Plan, TheHallPutsATileItsHeightLimitsBesideItsLabels) {
+  // The padded tile (33x32) read down a column, alone in the hall beside in and out, in 340x250 at
+  // scale 2 (40 px label line, 16 px gap, legible 24 px); labels tile 42 px, in 28, out 48 wide.
+  // Under its label line: 210 px for 33 rows, floor(6.36) = 6 px. Its label and the names in a
+  // column 48 px wide at the right: 340 - 48 - 16 = 276 px across (8.6 px a column) and 250 down
+  // (7.58 a row): 7 px, so the column it is: cells 224 x 231 px from the top, the labels from x =
+  // 224 + 16 = 240, the tile's at y 0, in's at 40, out's at 80.
+  PlanArray in{"in", {64, 64}, true}, out{"out", {64, 64}, true}, tile{"tile", {33, 32}, true, 32};
+  tile.warp_cols = 1;
+  tile.tile = tile.step_touches = true;
+  in.label_w = 28, out.label_w = 48, tile.label_w = 42;
+  auto slots = PlanMemoryView({in, out, tile}, Rect{0, 0, 340, 250}, 2.0f, 40.0f, true);
+  ASSERT_EQ(slots.size(), 3u);
+  std::map<std::string, ArraySlot> by;
+  for (const auto& s : slots) by[s.name] = s;
+  EXPECT_TRUE(by["tile"].whole);
+  EXPECT_FLOAT_EQ(by["tile"].cell, 7.0f);
+  EXPECT_FLOAT_EQ(by["tile"].view.y, 0.0f);
+  EXPECT_FLOAT_EQ(by["tile"].view.w, 224.0f);
+  EXPECT_FLOAT_EQ(by["tile"].view.h, 231.0f);
+  EXPECT_FLOAT_EQ(by["tile"].label.x, 240.0f);
+  EXPECT_FLOAT_EQ(by["tile"].label.y, 0.0f);
+  EXPECT_TRUE(by["in"].label_only && by["out"].label_only);
+  EXPECT_FLOAT_EQ(by["in"].label.x, 240.0f);
+  EXPECT_FLOAT_EQ(by["in"].label.y, 40.0f);
+  EXPECT_FLOAT_EQ(by["out"].label.y, 80.0f);
+  // 400 px down: under the label line 360 / 33 = 10.9 a row, 340 / 32 = 10.6 a column: 10 px;
+  // in the column's 276 px across 8 px, not whole (its footprint alone would get 12): the label
+  // stays above the cells.
+  slots = PlanMemoryView({in, out, tile}, Rect{0, 0, 340, 400}, 2.0f, 40.0f, true);
+  by.clear();
+  for (const auto& s : slots) by[s.name] = s;
+  EXPECT_FLOAT_EQ(by["tile"].cell, 10.0f);
+  EXPECT_FLOAT_EQ(by["tile"].label.x, 0.0f);
+  EXPECT_FLOAT_EQ(by["tile"].view.y, 40.0f);
 }
 
 TEST(Plan, TheHallPutsUntouchedLabelsAtTheEndOfTheTouchedArraysLine) {

@@ -275,13 +275,14 @@ TEST(LayoutRules, TheSharedTileTheStepTouchesIsWhole) {
 // column read) is whole at kTileCell (16) px or more wherever the panes have the room: under each
 // pane's lane strip, two lines (the tile's label and the spacing of the views around it) and rows
 // x 16 px down to the pane's visible bottom, and across the lane strip's width cols x 16 px beside
-// the banks at their least, 4 px a bank (128 px), and a 16 px gap. One name, one plan: the room is
-// the smaller of A's and B's, the rows the taller tile's. (A tile of a row or two, pairs' _b, goes
-// above the banks, whose 32-mark stack decides its room: 870103e.) The room is measured to within
-// a few pixels of the views' own spacing: a tile is held to 16 px where the room has kSpare px more
-// (presenter mode at 1920x1080 scale 1 measures 528 px for 33 rows of 16 and draws 15 px cells in
-// 527).
-constexpr float kBankLeast = 32 * 4.0f, kBesideGap = 16.0f, kSpare = 4.0f;
+// the banks at their least, 4 px a bank (128 px), and a gap of half the views' spacing (4 px at UI
+// scale 1). One name, one plan: the room is the smaller of A's and B's, the rows the taller tile's.
+// (A tile of a row or two, pairs' _b, goes above the banks, whose 32-mark stack decides its room:
+// 870103e.) At 1920x1080 scale 1 the room is exactly 16 px, and the tile was drawn at 15 px in
+// both modes: normal mode 646 px across (512 + 6 + 128 with the half gap), presenter mode 528 px
+// down for 33 rows.
+constexpr float kBankLeast = 32 * 4.0f;
+inline float BesideGap(const Shot& s) { return 4.0f * s.layout["scale"].get<float>(); }
 TEST(LayoutRules, ASharedTileIsAtLeast16PxWhereThePanesHaveTheRoom) {
   JudgeEveryLayout("tile_16px", [](const Shot& s, Failures& failed) {
     struct Tile {
@@ -318,12 +319,12 @@ TEST(LayoutRules, ASharedTileIsAtLeast16PxWhereThePanesHaveTheRoom) {
       t.rows = std::max(t.rows, (*g)["rows"].get<uint64_t>());
       t.cols = std::max(t.cols, (*g)["cols"].get<uint64_t>());
       t.room_h = std::min(t.room_h, c.y + c.h - (strip.y + strip.h) - 2 * line);
-      t.room_w = std::min(t.room_w, strip.w - kBankLeast - kBesideGap);
+      t.room_w = std::min(t.room_w, strip.w - kBankLeast - BesideGap(s));
       t.cell = std::min(t.cell, CellSize(*g));
       t.panes += name;
     }
     for (const auto& [tile, t] : tiles) {
-      if (t.room_h < float(t.rows) * kTileCell + kSpare || t.room_w < float(t.cols) * kTileCell + kSpare || t.cell >= kTileCell)
+      if (t.room_h < float(t.rows) * kTileCell || t.room_w < float(t.cols) * kTileCell || t.cell >= kTileCell)
         continue;
       std::ostringstream d;
       d << t.panes << " " << tile << " (" << t.rows << "x" << t.cols << ") at " << t.cell << " px, room " << t.room_w << "x"

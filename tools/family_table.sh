@@ -7,8 +7,8 @@
 # `--log-times` lines parsed. The families, their first variants and teaching sizes are read from
 # `warpscope list`, the largest size from the program's refusal of a larger one.
 # Prints a markdown table with its command, the load average at start and end, and the script's
-# running time; keeps every run's stderr in LOGDIR. A run is stopped after TIMEOUT seconds
-# (default 600) and its cells say so.
+# running time; keeps every run's stderr in LOGDIR (default: a new folder under /tmp, named on
+# stderr). A run is stopped after TIMEOUT seconds (default 600) and its cells say so.
 # Usage: tools/family_table.sh BUILD_DIR_OR_BINARY [FAMILY...] [--logs LOGDIR]
 set -u
 usage() {
@@ -46,11 +46,14 @@ start_load=$(cut -d' ' -f1-3 /proc/loadavg)
 families=$(printf '%s\n' "$list" | awk '
   /^[^ ]/ { fam = $1; t = ""; if (match($0, /teaching [0-9]+/)) t = substr($0, RSTART + 9, RLENGTH - 9); first = 1; next }
   /^  / && first { print fam, $1, t; first = 0 }')
+for f in "${only[@]}"; do
+  printf '%s\n' "$families" | grep -q "^$f " || { echo "$0: no family '$f' in $bin list" >&2; exit 2; }
+done
 
 # The largest n a family accepts: the program names it when it refuses a larger one ("size
 # n=... is over the simulator's limit of 1024 for shortcut"), before simulating anything.
 largest_n() {
-  "$bin" stats "$1" --n 2147483647 2>&1 >/dev/null | sed -nE "s/.*limit of ([0-9]+).*/\1/p" | head -1
+  timeout 60 "$bin" stats "$1" --n 2147483647 2>&1 >/dev/null | sed -nE "s/.*limit of ([0-9]+).*/\1/p" | head -1
 }
 
 # One run: prints "EARLY_LABEL|EARLY_S|PICTURE_S|WHOLE_S|LAUNCH|RAN_ON|STATUS" from the pane's
@@ -165,5 +168,4 @@ echo "| family | variant | n | launch (H100) | earliest (s) | first picture (s) 
 echo "|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 for note in "${notes[@]}"; do echo; echo "$note"; done
-echo
-echo "Logs: $logs"
+echo "each run's stderr: $logs" >&2

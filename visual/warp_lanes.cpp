@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstdio>
 
 #include "sim/caption.h"
@@ -27,9 +28,10 @@ ImFont* LargestFont() {
 }
 
 // The headline in the large font, the details under it in the text font, both wrapped to the
-// pane's width; the badge grows in height to hold them. The details take at most an eighth of the
-// height left in the pane (one line at least; the whole text in the badge's tooltip): a short pane
-// (a 720-line projector at scale 2) keeps its height for the picture, which is the lesson.
+// pane's width; the badge grows in height to hold them. The details are whole on screen: where at
+// the text font they take more than an eighth of the height left in the pane (a 720-line
+// projector at scale 2, which keeps its height for the picture), their font shrinks, not below 3 %
+// of the window's height (a slide's smallest text), and they take the lines they need at that.
 Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_headline, float scale, bool global,
                    const char* what) {
   const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -44,11 +46,19 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_hea
   ImFont* head_font = font ? font : ImGui::GetFont();
   // Lines break at spaces only ("12.5%" stays whole).
   const std::string all_details = details;
-  details = WrapAtSpaces(ImGui::GetFont(), ImGui::GetFontSize(), details, wrap);
+  ImFont* text_font = ImGui::GetFont();
+  float detail_size = ImGui::GetFontSize();
   const float avail_h = ImGui::GetContentRegionAvail().y;
-  details = KeepLines(details, std::max(1, int(avail_h / 8.0f / ImGui::GetTextLineHeight())), wrap);
+  const int detail_lines = std::max(1, int(avail_h / 8.0f / ImGui::GetTextLineHeight()));
+  const float least_detail = std::min(detail_size, std::ceil(0.03f * ImGui::GetIO().DisplaySize.y));
+  details = WrapAtSpaces(text_font, detail_size, all_details, wrap);
+  while (!details.empty() && size_t(std::count(details.begin(), details.end(), '\n')) >= size_t(detail_lines) &&
+         detail_size > least_detail + 0.5f) {
+    detail_size = std::max(std::floor(detail_size * 0.9f), least_detail);
+    details = WrapAtSpaces(text_font, detail_size, all_details, wrap);
+  }
   const bool short_pane = avail_h < 16.0f * ImGui::GetTextLineHeightWithSpacing();
-  const ImVec2 ds = details.empty() ? ImVec2(0, 0) : ImGui::CalcTextSize(details.c_str(), nullptr, false, wrap);
+  const ImVec2 ds = details.empty() ? ImVec2(0, 0) : text_font->CalcTextSizeA(detail_size, FLT_MAX, wrap, details.c_str());
   const float gap = details.empty() ? 0.0f : 2.0f * scale;
   const float room = 0.5f * ImGui::GetContentRegionAvail().y - ds.y - gap - 2 * pad;
   float head_size = head_font->FontSize;
@@ -69,8 +79,8 @@ Rect DrawCostBadge(const sim::CaptionParts& caption, ImFont* font, float min_hea
               std::max(1.0f, scale));
   dl->AddText(head_font, head_size, ImVec2(r.x + pad, r.y + pad), Pack(kHighlight), headline.c_str(), nullptr, wrap);
   if (!details.empty())
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(r.x + pad, r.y + pad + hs.y + gap),
-                Pack(kHeadlineDetail), details.c_str(), nullptr, wrap);
+    dl->AddText(text_font, detail_size, ImVec2(r.x + pad, r.y + pad + hs.y + gap), Pack(kHeadlineDetail), details.c_str(),
+                nullptr, wrap);
   ImGui::Dummy(ImVec2(r.w, r.h));
   if (ImGui::IsItemHovered())
     WrappedTooltip(std::string(what) + "\n\n" + caption.headline + (all_details.empty() ? "" : "\n" + all_details) + "\n\n" +

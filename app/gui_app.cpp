@@ -49,6 +49,7 @@ Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
   start_ = Clock::now();
   base_scale_ = std::clamp(opt_.scale > 0 ? opt_.scale : settings_.scale, kMinScale, kMaxScale);
   present_ = opt_.present;
+  side_ = opt_.side;
   chart_shown_ = opt_.side == "chart" || opt_.side == "l1" || opt_.side == "l2";  // the source view's height is right from the first frame
   UpdateScale();
   std::vector<std::string> ncu_problems;
@@ -108,6 +109,12 @@ void Gui::NextFollow() {
   follow_ = visual::Follow((int(follow_) + 1) % 3);
   follow_why_ = visual::FollowWhy::Chosen;
   FollowFocused();
+}
+
+void Gui::NextCacheView() {
+  side_ = side_ == "l1" ? "l2" : side_ == "l2" ? "counters" : "l1";
+  side_tab_set_ = false;
+  chart_shown_ = side_ != "counters";
 }
 
 void Gui::Scale(int dir) {

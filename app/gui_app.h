@@ -166,6 +166,7 @@ class Gui : private KeyTarget {
     for (auto& p : pane_) p.source.ToggleSass();
   }
   void ToggleAsCompiled() override { counters_.ToggleAsCompiled(); }
+  void NextCacheView() override;
   void NextSlide(int dir) override;  // gui_lesson.cpp
   // gui_app.cpp: stepping both panes (the rules are visual/stepping.h's)
   void StepAll(int delta);
@@ -216,6 +217,12 @@ class Gui : private KeyTarget {
   // gui_layout.cpp: the root window: toolbar, panes, side tabs, legend, bottom bar
   void DrawFrame();
   void DrawSidePanel(float width, float height);
+  // The L1 or L2 tab asked for (side_): where the side panel is not drawn, a column of its own
+  // beside the panes, as wide as CacheColumnWidth; DrawCaches draws A's above B's in either.
+  bool CacheAsked() const { return side_ == "l1" || side_ == "l2"; }
+  float CacheColumnWidth(float avail_w) const;
+  void DrawCacheColumn(float width, float height);
+  void DrawCaches(bool l2);
   void DrawWholeLaunch();  // a pane's whole launch after its first picture: progress and stop
   // gui_printf.cpp: the side panel's printf tab, there while a shown pane's run printed something.
   bool AnyPrinted() const;
@@ -277,7 +284,10 @@ class Gui : private KeyTarget {
   visual::TimelineView timeline_;
   visual::CountersView counters_;
   visual::MemoryChartView chart_;
-  bool side_tab_set_ = false;  // --side has been applied (on the first frame)
+  // The side panel's tab the lecturer asked for last (--side, a slide's side, K, a click on a tab),
+  // kept while the panel is not drawn: the L1 and L2 tabs then draw in a column (CacheAsked).
+  std::string side_ = "counters";
+  bool side_tab_set_ = false;  // side_ has been handed to the tab bar (on the first frame it is drawn after a change)
   bool chart_shown_ = false;   // a tall tab (memory chart, L1 cache) was drawn last frame
   std::vector<RecordedNcu> ncu_;  // assets/recorded/ncu, read once
   visual::Timings timings_;

@@ -1,6 +1,7 @@
 // The root window's layout, one ImGui frame of it: the toolbar, the fault banners, the panes, the
-// side panel's tabs (source above; timings and counters, memory chart, L1 cache), the legend and
-// the bottom bar (the timeline, or presenter mode's status line) (see gui_app.h).
+// side panel's tabs (source above; timings and counters, memory chart, L1 cache, L2 cache) or, where
+// it does not fit, the cache asked for in a column of its own, the legend and the bottom bar (the
+// timeline, or presenter mode's status line) (see gui_app.h).
 #include "app/gui_app.h"
 
 #include <imgui.h>
@@ -87,10 +88,17 @@ void Gui::DrawFrame() {
     const float body_h = avail.y - legend_h - bottom_h - style.ItemSpacing.y * 2;
     const float spacing = style.ItemSpacing.x;
     // The source and the timings beside the panes, unless the window is less than 700 px wide at
-    // scale 1 (1280 px at scale 2): the panes then take the width, as in presenter mode.
+    // scale 1 (1280 px at scale 2): the panes then take the width, as in presenter mode, but for the
+    // L1 or L2 cache the lecturer asked for (its tab, --side, a slide's side, K), which keeps a
+    // column of its own beside them: that cache is what the lecture is about at that moment, and a
+    // 16:9 window has width to spare where the panes' badge, lanes, cells and banks stack in its height.
+    // Either is at least as wide as the cache's sets need at their least legible slots.
     const bool side = !present_ && avail.x >= 700.0f * scale_;
-    const float right_w = side ? std::clamp(avail.x * 0.28f, 200.0f * scale_, avail.x * 0.4f) : 0.0f;
-    const float left_w = side ? avail.x - right_w - spacing : avail.x;
+    const bool cache_column = !side && CacheAsked();
+    float right_w = 0.0f;
+    if (side) right_w = std::clamp(avail.x * 0.28f, 200.0f * scale_, avail.x * 0.4f);
+    if ((side || cache_column) && CacheAsked()) right_w = std::max(right_w, CacheColumnWidth(avail.x));
+    const float left_w = side || cache_column ? avail.x - right_w - spacing : avail.x;
     if (Compare()) {
       DrawPane(pane_[0], (left_w - spacing) * 0.5f, body_h);
       ImGui::SameLine();
@@ -102,6 +110,9 @@ void Gui::DrawFrame() {
     if (side) {
       ImGui::SameLine();
       DrawSidePanel(right_w, body_h);
+    } else if (cache_column) {
+      ImGui::SameLine();
+      DrawCacheColumn(right_w, body_h);
     }
 
     legend_.Draw(scale_, &placed_, tight ? &use : nullptr);
@@ -164,6 +175,56 @@ void Gui::DrawWholeLaunch() {
   }
 }
 
+// The least width of the cache column (or of a side panel showing the L1 or L2 tab): one set of the
+// asked-for cache at its least legible slots (16 px, a text line where that is taller) inside the
+// column's padding and border, a quarter of the window's width where that is more (the slots grow
+// with it, to two text lines), and at most half of it.
+float Gui::CacheColumnWidth(float avail_w) const {
+  const sim::Trace::Caches* c = nullptr;
+  for (const Pane& p : pane_)
+    if (!c && p.outcome && !p.outcome->trace.caches.device.empty()) c = &p.outcome->trace.caches;
+  // Before a simulation arrives: set numbers of four digits in L1 (4 ways) and five in L2.
+  const uint32_t l1_last = c && c->l1_sets ? c->l1_sets - 1 : 1023, l1_ways = c && c->l1_ways ? c->l1_ways : 4;
+  const uint32_t l2_last = c && c->l2_sets ? c->l2_sets - 1 : 25599;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float need = (side_ == "l2" ? visual::L2CacheView::LeastWidth(l2_last, scale_)
+                                    : visual::L1CacheView::LeastWidth(l1_last, l1_ways, scale_)) +
+                     2 * st.WindowPadding.x + 2 * st.ChildBorderSize;
+  return std::min(std::max(need, 0.25f * avail_w), 0.5f * avail_w);
+}
+
+// The L1 or the L2 tab's content, A above B, each with half the height.
+void Gui::DrawCaches(bool l2) {
+  const int shown = Compare() ? 2 : 1;
+  const float each = (ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y * float(shown - 1)) / float(shown);
+  for (int i = 0; i < shown; ++i) {
+    Pane& p = pane_[i];
+    if (p.marks_pending)
+      ImGui::TextWrapped("%s: the %s comes with the block's wave, still being simulated.", p.name.c_str(), l2 ? "L2" : "L1");
+    else if (p.outcome && l2)
+      p.l2.Draw(p.shown_step, each, scale_, &placed_, p.Lit());
+    else if (p.outcome)
+      p.l1.Draw(p.shown_step, each, scale_, &placed_, p.Lit());
+  }
+}
+
+// Where the side panel is not drawn (presenter mode, a window under 700 px per unit of the scale):
+// the cache asked for in a column of its own, under its name as the tab would say it.
+void Gui::DrawCacheColumn(float width, float height) {
+  ImGui::BeginChild("cache##root", ImVec2(width, height), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  const bool l2 = side_ == "l2";
+  const std::string name = l2 ? "L2 cache" : "L1 cache";
+  ImGui::TextUnformatted(visual::FitText({name + " \xc2\xb7 K: " + (l2 ? "neither" : "the L2 cache"), name},
+                                         ImGui::GetContentRegionAvail().x).c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The %s tab of the side panel, which this window has no room for at this scale%s.\n"
+                      "K shows %s.", name.c_str(), present_ ? " or in presenter mode" : "",
+                      l2 ? "neither cache (the panes take the width)" : "the L2 cache in its place");
+  ImGui::Separator();
+  DrawCaches(l2);
+  ImGui::EndChild();
+}
+
 // Beside the panes: the focused pane's source above four tabs, the timings with the counters,
 // the memory chart, the L1 of the shown block's SM and the L2 sets the step looked up.
 void Gui::DrawSidePanel(float right_w, float body_h) {
@@ -207,11 +268,15 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
   // lays out with the widths of the frame before), less the room a scrollbar may take.
   const bool long_tabs = tabs_w <= right_w - 2 * st.WindowPadding.x - 2 * st.WindowBorderSize - st.ScrollbarSize;
   if (ImGui::BeginTabBar("side##tabs")) {
-    const ImGuiTabItemFlags pick_counters = side_tab_set_ || opt_.side != "counters" ? 0 : ImGuiTabItemFlags_SetSelected;
-    const ImGuiTabItemFlags pick_chart = side_tab_set_ || opt_.side != "chart" ? 0 : ImGuiTabItemFlags_SetSelected;
-    const ImGuiTabItemFlags pick_l1 = side_tab_set_ || opt_.side != "l1" ? 0 : ImGuiTabItemFlags_SetSelected;
-    const ImGuiTabItemFlags pick_l2 = side_tab_set_ || opt_.side != "l2" ? 0 : ImGuiTabItemFlags_SetSelected;
+    const ImGuiTabItemFlags pick_counters = side_tab_set_ || side_ != "counters" ? 0 : ImGuiTabItemFlags_SetSelected;
+    const ImGuiTabItemFlags pick_chart = side_tab_set_ || side_ != "chart" ? 0 : ImGuiTabItemFlags_SetSelected;
+    const ImGuiTabItemFlags pick_l1 = side_tab_set_ || side_ != "l1" ? 0 : ImGuiTabItemFlags_SetSelected;
+    const ImGuiTabItemFlags pick_l2 = side_tab_set_ || side_ != "l2" ? 0 : ImGuiTabItemFlags_SetSelected;
+    // The tab shown is the one asked for from the frame after it was handed to the tab bar (which
+    // selects it a frame late); from then on a click on a tab is what the lecturer asked for.
+    const bool settled = side_tab_set_;
     if (ImGui::BeginTabItem(long_tabs ? "timings & counters###timings" : "timings###timings", nullptr, pick_counters)) {
+      if (settled) side_ = "counters";
       // ptxas' figures and the counts as compiled, per side (none while a side loads).
       visual::CompiledCounters cc[2];
       for (int i = 0; i < 2; ++i)
@@ -233,6 +298,7 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
     chart_shown_ = false;
     if (ImGui::BeginTabItem(long_tabs ? "memory chart###chart" : "chart###chart", nullptr, pick_chart)) {
       chart_shown_ = true;
+      if (settled) side_ = "chart";
       const Pane& pa = pane_[0];
       const Pane& pb = pane_[1];
       const auto counted = [](const Pane& p) { return p.outcome && !p.counting && !p.counts_cancelled; };
@@ -241,31 +307,24 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
     }
     if (ImGui::BeginTabItem(long_tabs ? "L1 cache###l1" : "L1###l1", nullptr, pick_l1)) {
       chart_shown_ = true;
-      // A above B, each with half the height.
-      const int shown = Compare() ? 2 : 1;
-      const float each = (ImGui::GetContentRegionAvail().y - st.ItemSpacing.y * float(shown - 1)) / float(shown);
-      for (int i = 0; i < shown; ++i)
-        if (pane_[i].marks_pending) ImGui::TextWrapped("%s: the L1 comes with the block's wave, still being simulated.", pane_[i].name.c_str());
-        else if (pane_[i].outcome) pane_[i].l1.Draw(pane_[i].shown_step, each, scale_, &placed_, pane_[i].Lit());
+      if (settled) side_ = "l1";
+      DrawCaches(false);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem(long_tabs ? "L2 cache###l2" : "L2###l2", nullptr, pick_l2)) {
       chart_shown_ = true;
-      // A above B, as the L1 tab.
-      const int shown = Compare() ? 2 : 1;
-      const float each = (ImGui::GetContentRegionAvail().y - st.ItemSpacing.y * float(shown - 1)) / float(shown);
-      for (int i = 0; i < shown; ++i)
-        if (pane_[i].marks_pending) ImGui::TextWrapped("%s: the L2 comes with the block's wave, still being simulated.", pane_[i].name.c_str());
-        else if (pane_[i].outcome) pane_[i].l2.Draw(pane_[i].shown_step, each, scale_, &placed_, pane_[i].Lit());
+      if (settled) side_ = "l2";
+      DrawCaches(true);
       ImGui::EndTabItem();
     }
     // A kernel file's printf output, while there is some (--side printf picks it at start).
-    const ImGuiTabItemFlags pick_printf = side_tab_set_ || opt_.side != "printf" ? 0 : ImGuiTabItemFlags_SetSelected;
+    const ImGuiTabItemFlags pick_printf = side_tab_set_ || side_ != "printf" ? 0 : ImGuiTabItemFlags_SetSelected;
     if (printed && ImGui::BeginTabItem("printf###printf", nullptr, pick_printf)) {
+      if (settled) side_ = "printf";
       DrawPrintfTab();
       ImGui::EndTabItem();
     }
-    if (printed || opt_.side != "printf") side_tab_set_ = true;  // --side printf waits for the output
+    if (printed || side_ != "printf") side_tab_set_ = true;  // --side printf waits for the output
     ImGui::EndTabBar();
   }
   ImGui::EndChild();

@@ -33,7 +33,7 @@ void Gui::GoToSlide(int index) {
     present_ = s.present;
     UpdateScale();
   }
-  opt_.side = s.side;
+  side_ = s.side;
   side_tab_set_ = false;
   chart_shown_ = s.side != "counters";
   // A pane simulates again only when what it shows changed: a clicker's next slide on the same

@@ -42,6 +42,10 @@ const std::vector<KeyBinding>& KeyTable() {
       {GLFW_KEY_C, false, false, false, Action::AsCompiled, "as-compiled", "C",
        "the counters as the compiled code runs them, beside the simulated ones, on / off",
        [](T& t) { t.ToggleAsCompiled(); }},
+      {GLFW_KEY_K, false, false, false, Action::CacheView, "cache", "K",
+       "the L1 cache beside the panes, then the L2 cache, then neither (the side panel's tabs; in presenter mode and at large "
+       "scales a column of its own)",
+       [](T& t) { t.NextCacheView(); }},
       {GLFW_KEY_F1, false, false, true, Action::Help, "help", "F1", "the keys, and a glossary of the words the views use",
        [](T& t) { t.ToggleHelp(); }},
       {GLFW_KEY_ESCAPE, false, false, true, Action::CloseHelp, "escape", "Esc", "close the help", [](T& t) { t.CloseHelp(); }},

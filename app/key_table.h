@@ -19,6 +19,7 @@ enum class Action {
   NextSlide, PreviousSlide,  // a lesson's slides (what a presentation clicker sends)
   Sass,        // the compiled kernel's SASS listing in place of the source, and back
   AsCompiled,  // the counters as the compiled code runs them, in a column beside the simulated ones
+  CacheView,   // the L1 cache's view beside the panes, then the L2's, then neither
 };
 
 // What the keys act on: the window (gui_app.h) implements it; each binding's function calls one
@@ -41,6 +42,7 @@ class KeyTarget {
   virtual void NextSlide(int dir) = 0;   // a lesson's next (> 0) or previous slide
   virtual void ToggleSass() = 0;
   virtual void ToggleAsCompiled() = 0;
+  virtual void NextCacheView() = 0;      // the side tab: L1 cache -> L2 cache -> timings -> L1 cache ...
 };
 
 struct KeyBinding {

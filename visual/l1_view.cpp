@@ -45,6 +45,12 @@ Rgb ServedFromRgb(sim::ServedFrom from) {
   return from == sim::ServedFrom::L1 ? kServedL1 : from == sim::ServedFrom::L2 ? kServedL2 : kServedDram;
 }
 
+void DrawMoreSets(float x, float y, size_t rest, const std::string& which, float width) {
+  const std::string more = "+" + std::to_string(rest) + (rest == 1 ? " more set" : " more sets");
+  const std::string fit = FitText({more + " " + which, more}, width);
+  ImGui::GetWindowDrawList()->AddText(V(x, y), Pack(kHighlight), fit.c_str());
+}
+
 L1GridLayout L1Grid(uint32_t sets, uint32_t ways, float w, float h) {
   L1GridLayout best;
   if (sets == 0 || ways == 0 || w <= 0 || h <= 0) return best;
@@ -83,6 +89,18 @@ namespace {
 // How long a line takes to slide into its slot after a step (s).
 constexpr double kArriveSeconds = 0.4;
 }  // namespace
+
+// The slots' gap, a set's label and the least slot height, as Draw takes them.
+float SlotGap(float scale) { return std::max(2.0f, std::round(3.0f * scale)); }
+float SetLabelWidth(uint32_t last_set) {
+  return ImGui::CalcTextSize(("set " + std::string(std::to_string(last_set).size(), '8')).c_str()).x;
+}
+float LeastSlotHeight() { return std::max(16.0f, ImGui::GetTextLineHeight()); }
+
+float L1CacheView::LeastWidth(uint32_t last_set, uint32_t ways, float scale) {
+  const float gap = SlotGap(scale);
+  return SetLabelWidth(last_set) + gap + float(ways) * (kL1SlotAspect * LeastSlotHeight() + gap) - gap;
+}
 
 void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, LitSectors lit) {
   hovered_ = {};
@@ -239,7 +257,7 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     // The room left: the step's sets above, the overview below (a fifth of it, at least a few dots tall).
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    const float gap = std::max(2.0f, std::round(3.0f * scale));
+    const float gap = SlotGap(scale);
     const float overview_h = step_sets.empty() ? room.y : std::max(8.0f * scale, std::floor(0.2f * room.y));
     const float sets_h = std::max(0.0f, room.y - overview_h - gap);
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -251,10 +269,9 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     // [the step's sets]
     uint32_t max_set = 0;
     for (uint32_t set : step_sets) max_set = std::max(max_set, set);
-    const std::string widest_label = "set " + std::string(std::to_string(max_set).size(), '8');
-    const float label_w = ImGui::CalcTextSize(widest_label.c_str()).x;
+    const float label_w = SetLabelWidth(max_set);
     // At least 16 px, and as tall as a line of text, so that the sets' labels stay apart.
-    const float min_cell = std::max(16.0f, side), max_cell = std::max(min_cell, 2.0f * side);
+    const float min_cell = LeastSlotHeight(), max_cell = std::max(min_cell, 2.0f * side);
     L1SetsLayout sl = L1Sets(uint32_t(step_sets.size()), c.l1_ways, label_w, gap, room.x, sets_h, min_cell, max_cell);
     const float more_h = ImGui::GetTextLineHeight();  // a line under the sets saying how many more there are
     if (sl.shown < step_sets.size())
@@ -304,8 +321,10 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
             if (mark == step_sectors.end() || mark->second == sim::ServedFrom::None) continue;
             dl->AddRectFilled(V(a, r.y + r.h - bar_h), V(b, r.y + r.h), Pack(ServedFromRgb(mark->second)));
             // The sector another view points at: lit in its mark's colour.
-            if (lit.Has(line * 4 + uint64_t(k)))
+            if (lit.Has(line * 4 + uint64_t(k))) {
               dl->AddRect(V(a - thick, r.y - thick), V(b + thick, r.y + r.h + thick), Pack(ServedFromRgb(mark->second)), 0, 0, 2 * thick);
+              if (placed) placed->push_back({shown_step.pane, "lit", "L1", Rect{a, r.y, b - a, r.h}});
+            }
           }
           if (arrived_[s] || step_lines.count(line))
             dl->AddRect(V(r.x, r.y), V(r.x + r.w, r.y + r.h), Pack(arrived_[s] ? kHighlight : kLine), 0, 0, thick);
@@ -321,13 +340,9 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
         placed->push_back(p);
       }
     }
-    if (sl.shown < step_sets.size()) {
-      const size_t rest = step_sets.size() - sl.shown;
-      const std::string more = "+" + std::to_string(rest) + (rest == 1 ? " more set" : " more sets");
-      const std::string fit = FitText({more + " the step touches (outlined below)", more}, room.x);
-      const float ty = origin.y + float(sl.rows) * (sl.cell + gap);
-      dl->AddText(V(origin.x, ty), Pack(kHighlight), fit.c_str());
-    }
+    if (sl.shown < step_sets.size())
+      DrawMoreSets(origin.x, origin.y + float(sl.rows) * (sl.cell + gap), step_sets.size() - sl.shown,
+                   "the step touches (outlined below)", room.x);
 
     // [overview] The whole L1, a dot per slot, the step's sets outlined.
     const float oy = origin.y + room.y - overview_h;

@@ -25,6 +25,16 @@ int ArrayOfLine(const sim::Trace& t, uint64_t line);
 std::string LineElements(const sim::Trace& t, uint64_t line);
 // The colour of a served-from mark (L1 hit, L2, DRAM), as the memory view draws it.
 Rgb ServedFromRgb(sim::ServedFrom from);
+// The line under a cache view's sets when `rest` of the step's sets did not fit (the L1 and the L2
+// view): "+3 more sets `which`", or "+3 more sets" where `width` px leave no room for the rest,
+// drawn at `x`, `y` of the current window in the highlight's colour.
+void DrawMoreSets(float x, float y, size_t rest, const std::string& which, float width);
+// What both cache views' sets are made of, at the current font: the gap between slots, the width
+// of the label "set N" wide enough for set `last_set`, and a slot's least height (16 px, or a line
+// of text where that is taller, so that the sets' labels stay apart).
+float SlotGap(float scale);
+float SetLabelWidth(uint32_t last_set);
+float LeastSlotHeight();
 
 // Slots of `sets` x `ways` in rows of whole sets, fitted into `area`: the square cell and the
 // number of sets per row that make the cells largest.
@@ -50,6 +60,9 @@ L1SetsLayout L1Sets(uint32_t sets, uint32_t ways, float label_w, float gap, floa
 
 class L1CacheView {
  public:
+  // The least width (px) in which Draw shows a set of `ways` slots at the least slot height (16 px,
+  // or a line of text where that is taller) with the label of set `last_set`, at the current font.
+  static float LeastWidth(uint32_t last_set, uint32_t ways, float scale);
   // Draws into the current window, `height` pixels tall at most; records the step's sets as kind
   // "l1_sets" (cell: a slot's height) and the overview as kind "l1" (name "L1") in `placed`.
   // `lit`: the sectors another view points at (a served-from mark hovered in the memory view, a

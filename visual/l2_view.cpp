@@ -44,9 +44,15 @@ L2RowsLayout L2Rows(uint32_t sets, uint32_t ways, float label_w, float more_w, f
   const float tall = std::min(max_cell, (h - float(rows - 1) * gap) / float(rows));
   if (cell_w >= min_cell) return {rows, ways, std::min(tall, cell_w)};
   // Too narrow for every way at min_cell: the oldest ways are left out (room kept for "+N older").
-  const uint32_t shown = std::min(ways, ways_at(min_cell, more_w));
+  uint32_t shown = std::min(ways, ways_at(min_cell, more_w));
+  if (shown < std::min(ways, kL2LeastWays)) shown = std::min(ways, ways_at(min_cell, 0.0f));
   if (shown == 0) return out;
   return {rows, shown, min_cell};
+}
+
+float L2CacheView::LeastWidth(uint32_t last_set, float scale) {
+  const float gap = SlotGap(scale);
+  return SetLabelWidth(last_set) + gap + float(kL2LeastWays) * (kL1SlotAspect * LeastSlotHeight() + gap) + 1.0f;
 }
 
 void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, LitSectors lit) {
@@ -162,7 +168,7 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float side = ImGui::GetTextLineHeight();
-    const float gap = std::max(2.0f, std::round(3.0f * scale));
+    const float gap = SlotGap(scale);
     const float strip_h = std::round(std::max(8.0f * scale, 0.6f * side));
     const float sets_h = std::max(0.0f, room.y - strip_h - 2 * gap);
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -179,9 +185,9 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     // [the step's sets]
     uint32_t max_set = 0;
     for (uint32_t set : rows) max_set = std::max(max_set, set);
-    const float label_w = ImGui::CalcTextSize(("set " + std::string(std::to_string(max_set).size(), '8')).c_str()).x;
+    const float label_w = SetLabelWidth(max_set);
     const float more_w = ImGui::CalcTextSize("+88 older").x + gap;
-    const float min_cell = std::max(16.0f, side), max_cell = std::max(min_cell, 2.0f * side);
+    const float min_cell = LeastSlotHeight(), max_cell = std::max(min_cell, 2.0f * side);
     L2RowsLayout ly = L2Rows(uint32_t(rows.size()), c.l2_ways, label_w, more_w, gap, room.x, sets_h, min_cell, max_cell);
     const float more_h = side;
     if (ly.shown_sets < rows.size())
@@ -221,8 +227,10 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
             if (mark == step_sectors.end() || mark->second == sim::ServedFrom::None || mark->second == sim::ServedFrom::L1) continue;
             dl->AddRectFilled(V(a, r.y + r.h - bar_h), V(b, r.y + r.h), Pack(ServedFromRgb(mark->second)));
             // The sector the memory view or the L1 view points at: lit in its mark's colour.
-            if (lit.Has(way.line * sim::kSectorsPerLine + uint64_t(k)))
+            if (lit.Has(way.line * sim::kSectorsPerLine + uint64_t(k))) {
               dl->AddRect(V(a - thick, r.y - thick), V(b + thick, r.y + r.h + thick), Pack(ServedFromRgb(mark->second)), 0, 0, 2 * thick);
+              if (placed) placed->push_back({shown_step.pane, "lit", "L2", Rect{a, r.y, b - a, r.h}});
+            }
           }
           if (step != lines.end())
             dl->AddRect(V(r.x + dx, r.y), V(r.x + dx + r.w, r.y + r.h), Pack(arrived ? kHighlight : kLine), 0, 0, thick);
@@ -240,8 +248,8 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
         // The older lines left out (empty ways are not counted: a set still filling has none).
         uint32_t older_held = 0;
         for (uint32_t w = ly.shown_ways; w < c.l2_ways; ++w) older_held += c.l2_set_ways[rec->ways_first + w].line != ~0ull;
-        if (older_held > 0 && arrive >= 1) {
-          const std::string older = "+" + std::to_string(older_held) + " older";
+        const std::string older = "+" + std::to_string(older_held) + " older";
+        if (older_held > 0 && arrive >= 1 && out_x + ImGui::CalcTextSize(older.c_str()).x <= origin.x + room.x) {
           dl->AddText(V(out_x, sy + 0.5f * (ly.cell - side)), ImGui::GetColorU32(ImGuiCol_TextDisabled), older.c_str());
         }
       }
@@ -255,12 +263,9 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
         placed->push_back(p);
       }
     }
-    if (ly.shown_sets < rows.size()) {
-      const size_t rest = rows.size() - ly.shown_sets;
-      const std::string more = "+" + std::to_string(rest) + (rest == 1 ? " more set" : " more sets");
-      const std::string fit = FitText({more + " the step looked up (marked below)", more}, room.x);
-      dl->AddText(V(origin.x, origin.y + float(ly.shown_sets) * (ly.cell + gap)), Pack(kHighlight), fit.c_str());
-    }
+    if (ly.shown_sets < rows.size())
+      DrawMoreSets(origin.x, origin.y + float(ly.shown_sets) * (ly.cell + gap), rows.size() - ly.shown_sets,
+                   "the step looked up (marked below)", room.x);
 
     // [overview] Every set of the L2 along one strip, the step's sets marked where they fall.
     const Rect strip{origin.x, origin.y + room.y - strip_h, room.x, strip_h};

@@ -14,10 +14,14 @@
 
 namespace ws::visual {
 
+// The ways of a step's set the L2 view shows at least (the newest, where the step's lines are).
+inline constexpr uint32_t kL2LeastWays = 4;
+
 // `sets` rows of `ways` slots (kL1SlotAspect cells wide, one tall, `gap` apart, after a label of
 // `label_w` and a gap) in `w` x `h` px, with `more_w` px kept at a row's end for "+N older" when
-// its ways are cut. The cell is the largest that shows every set and way, at most `max_cell`;
-// below `min_cell` the oldest ways are left out first, then the sets that do not fit at min_cell.
+// its ways are cut, unless that leaves fewer than kL2LeastWays. The cell is the largest that shows
+// every set and way, at most `max_cell`; below `min_cell` the oldest ways are left out first, then
+// the sets that do not fit at min_cell.
 struct L2RowsLayout {
   uint32_t shown_sets = 0, shown_ways = 0;
   float cell = 0;  // a slot's height (px); its width is kL1SlotAspect * cell
@@ -27,6 +31,9 @@ L2RowsLayout L2Rows(uint32_t sets, uint32_t ways, float label_w, float more_w, f
 
 class L2CacheView {
  public:
+  // The least width (px) in which Draw shows kL2LeastWays ways of a set at the least slot height
+  // (as the L1 view's) after the label of set `last_set`, at the current font ("+N older" where it fits).
+  static float LeastWidth(uint32_t last_set, float scale);
   // Draws into the current window, `height` pixels tall at most; records the step's sets as kind
   // "l2_sets" (cell: a slot's height) and the strip as kind "l2" in `placed`. `lit`: the sectors
   // another view points at; those the step read are outlined here in their mark's colour.

@@ -477,7 +477,11 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
           dl->AddRectFilled(V(q.x + inset, y0), V(q.x + q.w - inset, y1), Pack(ServedRgb(from)));
         }
         // The sector a cache view points at: its cells outlined in its mark's colour.
-        if (lit_sectors.Has(sec)) OutlineRun(dl, g, lo, hi, Pack(ServedRgb(from)), 2 * thick, win.row0, win.row0 + win.rows);
+        if (lit_sectors.Has(sec)) {
+          OutlineRun(dl, g, lo, hi, Pack(ServedRgb(from)), 2 * thick, win.row0, win.row0 + win.rows);
+          if (placed && lo < total_cells && win.Contains(lo / m.shape.cols, lo % m.shape.cols))
+            placed->push_back({shown_step.pane, "lit", a.name, CellRect(g, lo / m.shape.cols, lo % m.shape.cols)});
+        }
       }
     dl->PopClipRect();
 

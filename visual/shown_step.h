@@ -34,7 +34,10 @@ struct LitSectors {
 
 // Where a view put something, for scripted runs and the GUI tests (written as JSON).
 struct Placed {
-  std::string pane, kind, name;  // kind: "grid", "overview", "label" (an array drawn as its name), "lanes", "banks"
+  // kind: "grid", "overview", "label" (an array drawn as its name), "lanes", "banks"; the cache views'
+  // "l1", "l1_sets", "l2", "l2_sets"; "lit": a sector another view points at, outlined (name: its
+  // array in the memory view, its first cell; "L1", "L2": its place in a cache view's slot)
+  std::string pane, kind, name;
   Rect rect;                     // the rectangle handed to the layout function (grids: the cells shown)
   uint64_t rows = 0, cols = 0;   // grids: the drawn shape, in cells
   float zoom = 1.0f;

@@ -24,8 +24,16 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
   // The path where it fits, else the file's name (the path in a tooltip).
   const std::string full_head = shown_step.pane + "  " + source_path;
   const std::string file = source_path.substr(source_path.rfind('/') == std::string::npos ? 0 : source_path.rfind('/') + 1);
-  const float marker_w = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
-  const std::string head = FitText({full_head, shown_step.pane + "  " + file}, ImGui::GetContentRegionAvail().x - marker_w);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float marker_w = style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
+  // The SASS toggle at the line's end, or under it where the pane's letter and the marker leave no
+  // room for it (a narrow side panel at scale 1.5 cut it at the window's edge).
+  const bool has_sass = compiled && compiled->kernel;
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const float sass_w = has_sass ? style.ItemSpacing.x + ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("SASS").x : 0.0f;
+  const bool sass_beside = ImGui::CalcTextSize((shown_step.pane + "  " + file).c_str()).x + marker_w + sass_w <= FitWidth(avail_w);
+  const std::string head =
+      FitText({full_head, shown_step.pane + "  " + file}, avail_w - marker_w - (sass_beside ? sass_w : 0.0f));
   ImGui::TextUnformatted(head.c_str());
   if (head != full_head && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", source_path.c_str());
   HelpMarker(
@@ -34,9 +42,8 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
         "per line, over the whole launch. Hover a line for all its counters. Under a line: the memory\n"
         "instructions nvcc emitted for it (from its SASS) and, in colour, where they differ from the\n"
         "source as the simulator runs it. SASS: the compiled kernel's whole listing instead.");
-  const bool has_sass = compiled && compiled->kernel;
   if (has_sass) {
-    ImGui::SameLine();
+    if (sass_beside) ImGui::SameLine();
     ImGui::Checkbox("SASS##source", &show_sass_);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", compiled->status.c_str());
   } else if (compiled && !compiled->status.empty()) {
@@ -45,7 +52,7 @@ void SourceView::Draw(const ShownStep& shown_step, const std::string& source_pat
     ImGui::PopStyleColor();
   }
   const ImVec4 red = ImGui::ColorConvertU32ToFloat4(Pack(kErrorText));
-  float header_h = ImGui::GetTextLineHeightWithSpacing();
+  float header_h = ImGui::GetTextLineHeightWithSpacing() + (has_sass && !sass_beside ? ImGui::GetFrameHeightWithSpacing() : 0.0f);
   if (errors) {
     ImGui::PushStyleColor(ImGuiCol_Text, red);
     const float before = ImGui::GetCursorPosY();

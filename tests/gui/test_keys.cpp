@@ -120,6 +120,7 @@ struct RecordingTarget : KeyTarget {
   void NextSlide(int d) override { calls.push_back("slide " + std::to_string(d)); }
   void ToggleSass() override { calls.push_back("sass"); }
   void ToggleAsCompiled() override { calls.push_back("as compiled"); }
+  void NextCacheView() override { calls.push_back("cache view"); }
 };
 
 // Each name does what the README's key list says of its key (expected calls written from it).
@@ -130,7 +131,7 @@ TEST(KeyTable, EachNamePressesItsFunction) {
       {"present", "present"},   {"fullscreen", "full screen"}, {"larger", "scale 1"}, {"smaller", "scale -1"},
       {"help", "help"},         {"escape", "close help"}, {"gpu", "gpu"},
       {"next-slide", "slide 1"}, {"previous-slide", "slide -1"}, {"sass", "sass"},
-      {"as-compiled", "as compiled"}};
+      {"as-compiled", "as compiled"}, {"cache", "cache view"}};
   for (const auto& [name, call] : expected) {
     RecordingTarget t;
     const auto a = ActionNamed(name);

@@ -234,9 +234,14 @@ TEST(L2View, SetsShowEveryWayWhereTheWidthAllowsElseTheNewestAtSixteenPixels) {
   EXPECT_EQ(g.shown_sets, 2u);
   EXPECT_EQ(g.shown_ways, 9u);
   EXPECT_FLOAT_EQ(g.cell, 16.0f);
-  // Under one row's height, or too narrow for one way: nothing drawn large.
+  // 180 px wide: "+N older" would leave floor((180 - 42 - 60 + 2) / 26) = 3 ways, under the 4 the
+  // view keeps, so the row gives it up: floor((180 - 42 + 2) / 26) = 5 ways.
+  g = visual::L2Rows(2, 16, 40, 60, 2, 180, 100, 16, 32);
+  EXPECT_EQ(g.shown_ways, 5u);
+  EXPECT_FLOAT_EQ(g.cell, 16.0f);
+  // Under one row's height, or too narrow for one way (60 - 42 + 2 < 26): nothing drawn large.
   EXPECT_EQ(visual::L2Rows(2, 16, 40, 60, 2, 500, 15, 16, 32).shown_sets, 0u);
-  EXPECT_EQ(visual::L2Rows(2, 16, 40, 60, 2, 120, 100, 16, 32).shown_ways, 0u);
+  EXPECT_EQ(visual::L2Rows(2, 16, 40, 60, 2, 60, 100, 16, 32).shown_ways, 0u);
 }
 
 }  // namespace

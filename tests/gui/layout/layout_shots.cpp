@@ -21,6 +21,8 @@ namespace {
 
 const Config kConfigs[] = {{1280, 720, 1, false}, {1280, 720, 2, false}, {1920, 1080, 1, false}, {1920, 1080, 2, false},
                            {1280, 720, 1, true},  {1280, 720, 2, true},  {1920, 1080, 1, true},  {1920, 1080, 2, true}};
+// The cache tabs' shots add scale 1.5 (issue 24: on screen at every scale from 1 to 2, in either mode).
+const Config kCacheConfigs[] = {{1280, 720, 1.5f, false}, {1920, 1080, 1.5f, false}, {1280, 720, 1.5f, true}, {1920, 1080, 1.5f, true}};
 
 }  // namespace
 
@@ -35,6 +37,7 @@ const std::vector<Shot>& Shots() {
     // "FAMILY+l2"), the L1 cache's at a whole block's third step, a read by 8 warps of 16
     // lines each ("FAMILY+l1block"), and the L2's at its first, where the 8 warps read them from DRAM
     // ("FAMILY+l2block").
+    // The cache tabs' shots are taken in presenter mode too, and at scale 1.5.
     // And the transpose lesson's tile read (its third step, "transpose+tile"), where a 32-way conflict
     // meets the padded tile; and pairs v1 beside v3 at v1's atomic (step 64, "pairs+atomic", at
     // 1280x720 scale 1 in both modes), which by role stands beside v3's atomic; and pairs v2 beside
@@ -67,8 +70,11 @@ const std::vector<Shot>& Shots() {
       else if (side == "l1block") pair += " --side l1 --whole-block --step 2";
       else if (side == "l2block") pair += " --side l2 --whole-block --step 0";  // at step 2 every warp hits in L1
       else if (!side.empty()) pair += " --side " + side;
-      for (const Config& c : kConfigs) {
-        if (c.present && (side == "chart" || side.rfind("l1", 0) == 0 || side.rfind("l2", 0) == 0)) continue;  // presenter mode has no side panel
+      const bool cache = side.rfind("l1", 0) == 0 || side.rfind("l2", 0) == 0;
+      std::vector<Config> configs(std::begin(kConfigs), std::end(kConfigs));
+      if (cache) configs.insert(configs.end(), std::begin(kCacheConfigs), std::end(kCacheConfigs));
+      for (const Config& c : configs) {
+        if (c.present && side == "chart") continue;  // presenter mode has no side panel (a cache asked for has its column)
         if (side == "atomic" && (c.w != 1280 || c.scale != 1)) continue;
         Shot s;
         s.family = f.info.name + (side.empty() ? "" : "+" + side);

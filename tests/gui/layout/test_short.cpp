@@ -24,9 +24,16 @@ bool Short(const Config& c) { return !c.present && c.scale >= 2; }
 // the legend's three rows and the bar's two (128 px) they were 320 px (44 %), and every pane
 // scrolled to its step's array (its cells at 4 px: shortcut's d, transpose's tile).
 constexpr float kPaneShare = 0.60f;
+// Beside the column of a cache the lecturer asked for ("cache##root", issue 24), a pane may scroll:
+// at 1280x720 scale 2 it is 431 px wide, and a whole block's badge takes 8 lines there (the panes
+// stop scrolling at 491 px, which would leave the column too narrow for a set of 4 slots of 37 px);
+// the step's array stays in sight (TheArrayTheStepTouchesIsInSight) and so does the cache.
 TEST(LayoutRules, AShortWindowGivesThePanesItsHeightAndNoneScrolls) {
   JudgeEveryLayout("short_window_panes", [](const Shot& s, Failures& failed) {
     if (!Short(s.config)) return;
+    bool cache_column = false;
+    for (const auto& w : s.layout["windows"])
+      cache_column = cache_column || w["name"].get<std::string>().find("/cache##root") != std::string::npos;
     std::ostringstream d;
     for (const auto& w : s.layout["windows"]) {
       const std::string name = w["name"].get<std::string>();
@@ -34,7 +41,7 @@ TEST(LayoutRules, AShortWindowGivesThePanesItsHeightAndNoneScrolls) {
       if (at == std::string::npos || name.find('/', at + 1) != std::string::npos) continue;  // a pane, not a child of one
       const Rect r = RectOf(w["rect"]);
       if (r.h < kPaneShare * float(s.config.h)) d << WindowName(name, w["rect"]) << ": " << r.h << " of " << s.config.h << " px; ";
-      if (w.value("scrollbar_y", false)) d << WindowName(name, w["rect"]) << " scrolls; ";
+      if (w.value("scrollbar_y", false) && !cache_column) d << WindowName(name, w["rect"]) << " scrolls; ";
     }
     if (!d.str().empty()) failed[Key(s)] = d.str();
   });

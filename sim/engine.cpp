@@ -15,6 +15,7 @@
 #include "sim/engine_impl.h"
 #include "sim/launch_limits.h"
 #include "sim/parallel_run.h"
+#include "sim/prefix_pass.h"
 
 namespace ws::sim {
 namespace detail {
@@ -67,6 +68,8 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
                 ((sel.kind == Selection::Kind::Block || sel.kind == Selection::Kind::Warp) &&
                  sel.block == block_linear);
   if (hierarchy) hierarchy->BeginBlock(block_linear, s.WarpsPerBlock(), shared.bytes());
+  block_cut = cut_after && block_linear != 0 && block_linear != whole_block ? cut_after : 0;
+  warp_cut.assign(s.WarpsPerBlock(), 0);
   threads.resize(n);
   fibers.resize(n);
   sinks.resize(n);
@@ -115,6 +118,14 @@ void EngineImpl::RunBlock(const LaunchShape& s, uint32_t bx, uint32_t by, uint32
     abort = true;
     return;
   }
+  if (block_cut && std::find(warp_cut.begin(), warp_cut.end(), 1) != warp_cut.end()) {
+    // A prefix pass stopped the block: its unfinished warps' streams end early (their threads are
+    // dropped as after a fault; the launch goes on).
+    for (uint32_t w = 0; w < warp_cut.size(); ++w)
+      if (warp_cut[w] && hierarchy) hierarchy->CutWarp(w);
+    Abandon();
+    return;
+  }
   // fibers are all finished; release them
   for (auto& fb : fibers) fb = ctx::fiber();
 }
@@ -149,7 +160,15 @@ void EngineImpl::PublishSelectedSteps() {
 void EngineImpl::RunThreads(uint32_t n) {
   const uint32_t warps = trace.shape.WarpsPerBlock();
   for (;;) {
-    for (uint32_t w = 0; w < warps; ++w) RunWarp(w * kWarpSize, std::min(n, (w + 1) * kWarpSize));
+    for (uint32_t w = 0; w < warps; ++w)
+      if (!warp_cut[w]) RunWarp(w * kWarpSize, std::min(n, (w + 1) * kWarpSize));
+    if (block_cut && std::find(warp_cut.begin(), warp_cut.end(), 1) != warp_cut.end()) {
+      // A warp of a prefix pass stopped: no barrier can be passed now; the warps that have not
+      // finished stop too (those at a barrier before its record).
+      for (uint32_t i = 0; i < n; ++i)
+        if (threads[i].pause != Pause::Done || !threads[i].Empty()) warp_cut[i / kWarpSize] = 1;
+      return;
+    }
     // Every live thread now waits at a barrier.
     uint32_t waiting = 0, done = 0;
     const ThreadCtx* first = nullptr;
@@ -261,6 +280,10 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
     c->blocks_done.store(0);
     c->blocks_total.store(s.grid.Count());
   }
+  // The selected block's first steps with their marks, before the launch (sim/prefix_pass.h): its
+  // steps without marks then bring nothing new.
+  const auto steps_then = e.opt.on_selected_ran;
+  if (detail::RunPrefixPass(e, s)) e.opt.on_selected_ran = nullptr;
   auto make_hierarchy = [&] {
     e.hierarchy.reset();
     if (!e.opt.caches) return;
@@ -318,6 +341,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
   }
   e.per_site.assign(e.per_site.size(), Counters{});
   e.trace.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  e.opt.on_selected_ran = steps_then;
   return !e.abort;
 }
 

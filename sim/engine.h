@@ -77,8 +77,22 @@ struct LaunchOptions {
   // block and the one after it have run, where on_selected_final is still to come (the block's
   // wave is not the last): its steps, addresses and costs (hence every caption but where the
   // sectors came from) are final then; `steps` is a copy of the trace with the cache model's part
-  // left out (Trace::caches empty, no served-from marks), which on_selected_final brings.
+  // left out (Trace::caches empty, no served-from marks), which on_selected_final brings. Not
+  // called where on_selected_prefix was (its trace holds these steps, and marks).
   std::function<void(Trace steps)> on_selected_ran;
+  // With the caches and a Block or Warp selection whose block is in the first wave: called at
+  // most once, on the calling thread, before the launch runs, with the picture of a prefix pass
+  // (sim/prefix_pass.h): the first wave with every thread of its other blocks cut after a few
+  // accesses, which makes the marks of the selected block's first steps final long before its
+  // wave has run. `early` is as on_selected_final's, but only its instructions
+  // [0, caches.final_steps) have their served-from marks, L1 log and L2 lines (the rest have
+  // none); those are the whole launch's. Not called where the pass cannot tell (the blocks see
+  // each other through global memory, the selected warp's step prefix_step is not among the final
+  // ones even at the largest cut, a fault, a cancel), nor on a launch after the engine's first
+  // that placed shared arrays. The launch then runs exactly as without it.
+  std::function<void(Trace early)> on_selected_prefix;
+  uint32_t prefix_step = 0;  // the selected warp's step the prefix pass must make final
+  uint64_t prefix_cut = 0;   // the pass's first cut (accesses and synchronisations); 0: kFirstCut
   // The kernel's SASS (bytes; sim/compiled.h CodeBytes), which a launch reads from DRAM once;
   // 0: not known (an empty kernel's is counted).
   uint32_t code_bytes = 0;

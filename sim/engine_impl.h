@@ -94,6 +94,13 @@ class EngineImpl {
     t.progress += n;
     if (t.progress > opt.progress_budget) [[unlikely]] guard->Leave(GuardExit::ProgressBudget, &t);
   }
+  // A prefix pass (sim/prefix_pass.h) cuts every block but block 0 and `whole_block`: a warp stops
+  // where a lane would go on past `cut_after` accesses and synchronisations (0: no cut), and the
+  // block stops once none of its warps can go on (cut, done, or at a barrier a cut warp never
+  // reaches). `block_cut`: the current block's cut (0: none); `warp_cut`: its warps that stopped
+  // before they finished.
+  uint64_t cut_after = 0, whole_block = 0, block_cut = 0;
+  std::vector<uint8_t> warp_cut;
   bool Cancelled() const {
     return opt.control && opt.control->cancel.load(std::memory_order_relaxed);
   }

@@ -24,6 +24,7 @@ struct BlockStream {
   uint64_t block = 0;
   uint32_t sm = 0;
   std::vector<WarpStream> warps;
+  std::vector<uint8_t> cut;  // per warp: its stream ends before the warp did (CutWarp), else empty
 };
 
 }  // namespace
@@ -66,6 +67,9 @@ struct MemoryHierarchy::Impl {
   std::vector<uint64_t> slot_end;
   uint64_t clock = 0;
   static constexpr uint64_t kMaxStamp = 0xffffffffu;  // L1 slot stamps: cycles up to this
+  // A prefix replay (CutWarp): the traced instructions recorded and those issued before it stopped.
+  bool any_cut = false;
+  std::vector<uint8_t> traced_recorded, traced_issued;
   SectorCache::Change l2_change;  // what the L2 lookup of the sector being served changed
   StepL2Lines step_l2;  // a traced instruction's L2 lines while it is issued
 
@@ -140,6 +144,7 @@ struct MemoryHierarchy::Impl {
     const int n = have ? given_n : DistinctSectors(ins, found);
     const uint64_t* s = have ? given : found;
     if (n == 0) return;
+    if (trace_index >= 0) Note(traced_recorded, trace_index);
     // The record is encoded here, then appended in one piece (not byte by byte).
     uint8_t record[kMaxRecordBytes];
     uint8_t* p = PutVarint(record, (uint64_t(ins.site) + 1) << 3 | uint64_t(ins.op) << 1 | (trace_index >= 0));
@@ -181,6 +186,19 @@ struct MemoryHierarchy::Impl {
       }
   }
 
+  static void Note(std::vector<uint8_t>& v, int64_t i) {
+    if (v.size() <= size_t(i)) v.resize(size_t(i) + 1, 0);
+    v[size_t(i)] = 1;
+  }
+
+  void CutWarp(uint32_t warp) {
+    if (blocks.empty() || warp >= blocks.back().warps.size()) return;
+    auto& cut = blocks.back().cut;
+    cut.resize(blocks.back().warps.size(), 0);
+    cut[warp] = 1;
+    any_cut = true;
+  }
+
   // ---- replay ----
   // A warp's place in its stream: its spilled chunks are read through a small window, then
   // its records in memory are read in place. p == end: the warp has no record left.
@@ -197,6 +215,7 @@ struct MemoryHierarchy::Impl {
     const void* next_fill = nullptr;
     uint32_t block_slot;
     bool waiting = false;
+    bool cut = false;        // its stream ends before the warp did (CutWarp)
     bool in_memory = false;  // reading warp->bytes
     uint64_t last[kSiteSlots] = {};
     const WarpStream* warp;
@@ -250,17 +269,20 @@ struct MemoryHierarchy::Impl {
     std::vector<uint64_t> block_end(blocks.size(), 0);  // when each block's last warp finished
     for (uint32_t bi = 0; bi < blocks.size(); ++bi) {
       first[bi] = uint32_t(cursors.size());
-      for (auto& w : blocks[bi].warps)
-        if (!w.Empty()) {
-          cursors.emplace_back();
-          Cursor& c = cursors.back();
-          c.block = &blocks[bi];
-          c.block_slot = bi;
-          c.warp = &w;
-          c.in_memory = w.spilled.empty();
-          if (c.in_memory) c.p = w.bytes.data(), c.end = c.p + w.bytes.size();
-          Refill(c);
-        }
+      for (size_t wi = 0; wi < blocks[bi].warps.size(); ++wi) {
+        const WarpStream& w = blocks[bi].warps[wi];
+        const bool cut = wi < blocks[bi].cut.size() && blocks[bi].cut[wi];
+        if (w.Empty() && !cut) continue;
+        cursors.emplace_back();
+        Cursor& c = cursors.back();
+        c.block = &blocks[bi];
+        c.block_slot = bi;
+        c.warp = &w;
+        c.cut = cut;
+        c.in_memory = w.spilled.empty();
+        if (c.in_memory) c.p = w.bytes.data(), c.end = c.p + w.bytes.size();
+        Refill(c);
+      }
     }
     first[blocks.size()] = uint32_t(cursors.size());
     // Warps issue earliest clock first (a cycle's warps in the order they became ready; at the
@@ -308,6 +330,9 @@ struct MemoryHierarchy::Impl {
         }
       }
       Cursor& c = cursors[i];
+      // A cut warp's turn past its last record: what it issues next was not recorded, and every
+      // later turn may depend on it (hierarchy.h, "What decides the traced block's marks").
+      if (c.p == c.end && c.cut) break;
       if (c.p == c.end) continue;
       c.t = now;
       const bool at_barrier = IssueRecord(c, log_now);
@@ -322,10 +347,10 @@ struct MemoryHierarchy::Impl {
           arrived[b] = 0;
           for (uint32_t k = first[b]; k < first[b + 1]; ++k) {
             cursors[k].waiting = false;
-            if (cursors[k].p != cursors[k].end) ready.Push(now, k);
+            if (cursors[k].p != cursors[k].end || cursors[k].cut) ready.Push(now, k);
           }
         }
-      } else if (c.p != c.end) {
+      } else if (c.p != c.end || c.cut) {
         ready.Push(c.t, i);
       }
       if ((issued & 1023) == 1023 && Cancelled()) break;  // a cancelled launch's counters cover only what ran
@@ -454,6 +479,7 @@ struct MemoryHierarchy::Impl {
     if (note_l2) step_l2.Keep(*trace, *l2, size_t(trace_index));
     // The warp waits for the data it needs before its next instruction; else it goes on at once.
     c.t = std::max(now + 1, p.waits ? data : now + 1);
+    if (any_cut && trace_index >= 0) Note(traced_issued, trace_index);
     if (trace_index >= 0 && size_t(trace_index) < trace->instructions.size()) {
       trace->instructions[trace_index].served = served;
       auto& until = trace->caches.l1_events_until;
@@ -530,6 +556,14 @@ struct MemoryHierarchy::Impl {
     if (Cancelled()) blocks.clear();  // nothing more is replayed: the user asked to stop
     Replay();
     trace->caches.waves = waves;
+    if (any_cut) {
+      // The traced steps before the first recorded one that the replay did not issue are final.
+      size_t k = 0;
+      while (k < trace->instructions.size() &&
+             !(k < traced_recorded.size() && traced_recorded[k] && !(k < traced_issued.size() && traced_issued[k])))
+        ++k;
+      trace->caches.final_steps = k;
+    }
     // The launch's own reads (its code, parameters and constants) belong to no source line.
     trace->total.dram_read_bytes += device.launch_read_bytes + code_bytes;
     trace->caches.code_bytes = code_bytes;
@@ -551,6 +585,8 @@ void MemoryHierarchy::Record(const WarpInstruction& ins, int64_t trace_index, co
   impl_->Record(ins, trace_index, sectors, n);
 }
 void MemoryHierarchy::Barrier() { impl_->Barrier(); }
+void MemoryHierarchy::CutWarp(uint32_t warp) { impl_->CutWarp(warp); }
+uint64_t MemoryHierarchy::BlocksPerWave() const { return impl_->fixed ? impl_->residency.blocks_per_wave : 0; }
 void MemoryHierarchy::Finish(uint64_t shared_bytes) { impl_->Finish(shared_bytes); }
 void MemoryHierarchy::StopWhen(const std::atomic<bool>* cancel) { impl_->cancel = cancel; }
 void MemoryHierarchy::WhenTracedFinal(std::function<void()> then) { impl_->traced_final = std::move(then); }

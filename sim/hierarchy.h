@@ -45,6 +45,10 @@
 // the blocks of every SM did in waves 0..w-1 and in wave w before the traced block's instruction
 // issued (earliest clock first). Wave w+1 is replayed only after wave w's replay has ended, so
 // once it has, the marks are final: WhenTracedFinal says so while later waves are still to run.
+// Within the replay, a turn depends only on the turns before it: a traced instruction's marks are
+// final once every turn before its own has been replayed, which a replay of each warp's first
+// records does up to the first turn of a warp whose records end before the warp did (CutWarp:
+// the prefix pass of sim/prefix_pass.h, Trace::Caches::final_steps).
 // Not modelled: contention (bandwidth, queues: latencies are fixed), the L2's two partitions,
 // ECC and the hardware's real hash and replacement policy (see cache.h).
 #pragma once
@@ -80,6 +84,13 @@ class MemoryHierarchy {
   // list, n of them), else null and they are found here.
   void Record(const WarpInstruction& ins, int64_t trace_index, const uint64_t* sectors = nullptr, int n = -1);
   void Barrier();
+  // The block being recorded stops here for `warp`: its stream ends before the warp did (a
+  // prefix pass, LaunchOptions::on_selected_prefix). The replay then stops at the first turn such
+  // a warp has no record for, and Finish says how many traced steps are final
+  // (Trace::Caches::final_steps).
+  void CutWarp(uint32_t warp);
+  // Blocks in a wave, once residency is known (a block after the first has begun); else 0.
+  uint64_t BlocksPerWave() const;
   // The launch ended (shared_bytes: what its blocks' shared arrays need): replays what is left
   // and fills Trace::caches.
   void Finish(uint64_t shared_bytes);

@@ -247,6 +247,10 @@ struct Trace {
     uint64_t waves = 0;
     uint32_t code_bytes = 0;          // the kernel's code the launch read from DRAM
     int64_t traced_sm = -1;           // the SM that runs the selected block (-1: none selected)
+    // The traced instructions whose served-from marks, L1 log and L2 lines are the whole launch's:
+    // [0, final_steps). All of them but in a prefix picture (LaunchOptions::on_selected_prefix),
+    // whose later steps' marks are still to come.
+    size_t final_steps = SIZE_MAX;
     // The L1 of traced_sm as it changes, for a picture of it: each event sets a slot (set *
     // ways + way) to a line (~0: emptied) with its valid sectors. l1_events_until[i] is
     // how many events had happened once trace instruction i was served, so the L1 at step i

@@ -16,6 +16,10 @@ void EngineImpl::RunWarp(uint32_t first, uint32_t last) {
     for (uint32_t i = first; i < last; ++i) {
       ThreadCtx& t = threads[i];
       if (t.pause == Pause::None && t.Empty()) {
+        if (block_cut && t.progress + t.size > block_cut) [[unlikely]] {
+          warp_cut[warp] = 1;  // a prefix pass stops the warp here (engine_impl.h)
+          return;
+        }
         CountProgress(t, t.size);
         t.size = t.head = 0;
         Resume(t);

@@ -12,7 +12,7 @@ namespace ws::toolchain {
 using sim::Trace;
 
 static_assert(sizeof(sim::WarpInstruction) == 312 && sizeof(sim::Finding) == 96 && sizeof(sim::ArrayInfo) == 120 &&
-                  sizeof(sim::Site) == 40 && sizeof(Trace::Caches) == 264 && sizeof(Trace) == 904 &&
+                  sizeof(sim::Site) == 40 && sizeof(Trace::Caches) == 272 && sizeof(Trace) == 912 &&
                   sizeof(sim::LaunchShape) == 28,
               "a trace type changed: encode and decode its new fields in toolchain/trace_codec.cpp, then update "
               "these sizes");
@@ -129,6 +129,7 @@ void TraceFields(Io& io, T& t) {
   io.U32(c.code_bytes, "the code bytes");
   io.Signed(c.traced_sm);
   if constexpr (Io::kIn) io.Check(c.traced_sm >= -1, "holds an SM index below -1");
+  io.Num(c.final_steps);
   io.Size(c.l1_events, 3, "L1 events");
   for (auto& e : c.l1_events) {
     io.Num(e.line);

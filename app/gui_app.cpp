@@ -83,9 +83,24 @@ Gui::Gui(GuiOptions opt, GuiSettings settings, std::string settings_message)
   cuda_ = kernels::CudaAvailable(&cuda_why_);
 }
 
+size_t Pane::FinalSteps() const {
+  if (marks_pending || !outcome) return 0;
+  const size_t k = outcome->trace.caches.final_steps;
+  size_t n = 0;
+  while (n < steps.size() && steps[n] < k) ++n;
+  return n;
+}
+
+bool Pane::MarksToCome(int s) const {
+  if (marks_pending) return true;
+  if (!outcome || steps.empty()) return false;
+  s = std::clamp(s < 0 ? step : s, 0, int(steps.size()) - 1);
+  return steps[size_t(s)] >= outcome->trace.caches.final_steps;
+}
+
 bool Gui::Loaded() const {
-  if (pane_[0].loading || !pane_[0].outcome || pane_[0].marks_pending) return false;
-  if (Compare() && (pane_[1].loading || !pane_[1].outcome || pane_[1].marks_pending)) return false;
+  if (pane_[0].loading || !pane_[0].outcome || pane_[0].MarksToCome()) return false;
+  if (Compare() && (pane_[1].loading || !pane_[1].outcome || pane_[1].MarksToCome())) return false;
   return true;
 }
 

@@ -61,6 +61,11 @@ struct Pane {
   // Shown before that still: the block's steps and captions, without where the sectors came from
   // (its wave is still being simulated); the picture is complete once they come.
   bool marks_pending = false;
+  // The shown warp's steps whose served-from marks (and L1 and L2 tabs) are the whole launch's:
+  // its first FinalSteps(), all but in a prefix picture (Trace::Caches::final_steps), none while
+  // marks_pending. MarksToCome: whether step `s` (-1: the shown one) waits for its marks.
+  size_t FinalSteps() const;
+  bool MarksToCome(int s = -1) const;
   bool counts_cancelled = false;  // the whole launch was stopped (or failed) after its first picture
   std::string error;
   Clock::time_point saved{};    // when a save of its kernel file was noticed (until its picture is on screen)

@@ -158,7 +158,11 @@ void Gui::DrawWholeLaunch() {
     char label[96];
     // The bar's label stays short (it is centred and clipped in a narrow panel); the marks to come
     // get a line of their own.
-    if (p.marks_pending) ImGui::TextWrapped("%s: where each sector came from is drawn after the block's wave", p.name.c_str());
+    if (p.FinalSteps() == 0 && p.MarksToCome())
+      ImGui::TextWrapped("%s: where each sector came from is drawn after the block's wave", p.name.c_str());
+    else if (p.FinalSteps() < p.steps.size())  // a prefix picture (sim/prefix_pass.h)
+      ImGui::TextWrapped("%s: where each sector came from is drawn for steps 0-%zu so far; %s after the block's wave",
+                         p.name.c_str(), p.FinalSteps() - 1, p.MarksToCome() ? "this step's comes" : "the later steps' come");
     std::snprintf(label, sizeof label, "%s: %d%% of %llu blocks", p.name.c_str(), pct,
                   static_cast<unsigned long long>(pr.blocks_total));
     ImGui::ProgressBar(float(pct) / 100.0f, ImVec2(std::max(ImGui::GetContentRegionAvail().x - 70 * scale_, 60 * scale_), 0), label);
@@ -167,7 +171,7 @@ void Gui::DrawWholeLaunch() {
                         "each sector came from is decided by its wave, the waves before it and the L2 they filled, and\n"
                         "%s. The counters, the memory chart and the check against the CPU reference need every block,\n"
                         "and come when the launch ends.", p.name.c_str(),
-                        p.marks_pending ? "is drawn once that wave has been simulated" : "is drawn");
+                        p.MarksToCome() ? "is drawn once that wave has been simulated" : "is drawn");
     ImGui::SameLine();
     ImGui::PushID(i);
     if (ImGui::Button("stop##whole")) worker_.Cancel(i);
@@ -199,7 +203,7 @@ void Gui::DrawCaches(bool l2) {
   const float each = (ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y * float(shown - 1)) / float(shown);
   for (int i = 0; i < shown; ++i) {
     Pane& p = pane_[i];
-    if (p.marks_pending)
+    if (p.MarksToCome())  // (at this step: a prefix picture has the first steps' caches)
       ImGui::TextWrapped("%s: the %s comes with the block's wave, still being simulated.", p.name.c_str(), l2 ? "L2" : "L1");
     else if (p.outcome && l2)
       p.l2.Draw(p.shown_step, each, scale_, &placed_, p.Lit());

@@ -38,7 +38,10 @@ void Gui::Request(Pane& p) {
   // The cores are the panes': each simulates on half of them while both show (at least one).
   const uint32_t cores = opt_.threads > 0 ? uint32_t(opt_.threads) : DefaultThreads();
   const uint32_t threads = compare_on_ ? std::max(1u, cores / 2) : cores;
-  worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, p.shape, pb_.block, !opt_.no_caches, "", threads});
+  // The first picture has the marks of the step the window will show (a scripted run's --step).
+  const uint32_t step = uint32_t(std::max({p.step, opt_.step, 0}));
+  worker_.Submit({p.name == "A" ? 0 : 1, ++p.generation, p.Id(), n, p.shape, pb_.block, !opt_.no_caches, "", threads,
+                  pb_.warp, step});
 }
 
 void Gui::PollWorker() {
@@ -85,7 +88,12 @@ void Gui::PollWorker() {
     // Time to the first picture and to the whole launch, for docs/PERFORMANCE.md.
     if (opt_.log_times)
       std::cerr << "warpscope: " << p.name << ": " << p.Id() << " n=" << p.n << ": "
-                << (r.marks_pending ? "steps (marks to come)" : r.first_picture ? "first picture" : "whole launch") << " at "
+                << (r.marks_pending ? std::string("steps (marks to come)")
+                    : !r.first_picture ? std::string("whole launch")
+                    : p.MarksToCome() ? "steps (the marks of the first " + std::to_string(p.FinalSteps()) + ", not this one)"
+                    : p.FinalSteps() < p.steps.size() ? "first picture (marks of the first " + std::to_string(p.FinalSteps()) + " steps)"
+                                                      : std::string("first picture"))
+                << " at "
                 << std::chrono::duration<double>(Clock::now() - start_).count() << " s (simulated "
                 << r.outcome->trace.seconds << " s"
                 << (r.first_picture ? std::string() : "; " + LaunchSummary(r.outcome->trace)) << ")\n";

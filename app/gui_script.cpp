@@ -56,10 +56,15 @@ namespace {
 // launch: counters and chart), or its error is on screen (a kernel file whose build failed or
 // whose process died). A scripted run goes on then, so that the picture of an error can be taken
 // too, instead of waiting out its deadline.
-bool Finished(const Gui& gui, bool whole) {
+// Complete: the marks of the step the script shows first (--step) are final; where the script
+// moves on (keys, iterations, a GIF's steps) or shows every warp, those of every step.
+bool Finished(const Gui& gui, const GuiOptions& opt) {
+  const bool moves = !opt.keys.empty() || opt.iterations != 0 || !opt.gif.empty() || opt.whole_block;
   for (int i = 0; i < (gui.compare() ? 2 : 1); ++i) {
     const Pane& p = gui.pane(i);
-    if (p.loading || (!p.outcome && p.error.empty()) || p.marks_pending || (whole && p.counting)) return false;
+    const bool to_come = moves ? p.marks_pending || p.FinalSteps() < p.steps.size() : p.MarksToCome(opt.step);
+    if (p.loading || (!p.outcome && p.error.empty()) || (p.outcome && to_come) || (opt.wait_counters && p.counting))
+      return false;
   }
   return true;
 }
@@ -67,7 +72,7 @@ bool Finished(const Gui& gui, bool whole) {
 
 bool ScriptedRun::BeforeFrame(Gui& gui) {
   if (!active_) return true;
-  if (!applied_ && Finished(gui, opt_.wait_counters)) {
+  if (!applied_ && Finished(gui, opt_)) {
     applied_ = true;
     gui.SetStepAll(opt_.step);
     for (int i = 0; i < std::abs(opt_.iterations); ++i) gui.IterationAll(opt_.iterations > 0 ? 1 : -1);

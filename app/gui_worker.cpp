@@ -109,7 +109,8 @@ SimResult SimWorker::Run(const SimJob& job, sim::RunControl& control, std::mutex
     req.n = job.n;
     if (!job.shape.empty()) req.block = ParseBlock(job.shape);
     sim::LaunchOptions opt;
-    opt.selection = {sim::Selection::Kind::Block, job.block, 0};
+    opt.selection = {sim::Selection::Kind::Block, job.block, job.warp};
+    opt.prefix_step = job.step;
     opt.control = &control;
     opt.caches = job.caches;
     opt.threads = std::max(1u, job.threads);
@@ -135,6 +136,7 @@ SimResult SimWorker::Run(const SimJob& job, sim::RunControl& control, std::mutex
     if (first_picture) {
       opt.on_selected_ran = [&](sim::Trace steps) { early_result(std::move(steps), true); };
       opt.on_selected_final = [&](sim::Trace early) { early_result(std::move(early), false); };
+      opt.on_selected_prefix = [&](sim::Trace early) { early_result(std::move(early), false); };
     }
     auto outcome = std::make_shared<kernels::SimOutcome>(kernels::Simulate(ref, req, opt));
     auto compiled = std::make_shared<CompilerView>(Compare(listing, ref, outcome->trace));
@@ -166,7 +168,10 @@ void SimWorker::Loop(int pane) {
       lane.control.nicer = 0;
     }
     const auto first_picture = [&](SimResult f) {
-      const bool marks_pending = f.marks_pending;
+      // A prefix picture has the marks of the first steps only: the launch keeps the window's
+      // priority until every step's marks have come (the next ones are a few steps of the
+      // lecture away).
+      const bool marks_pending = f.marks_pending || (f.outcome && f.outcome->trace.caches.final_steps != SIZE_MAX);
       {
         std::lock_guard lock(mutex_);
         if (lane.control.cancel) return;  // superseded or stopped: the next result says so

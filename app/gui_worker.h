@@ -4,7 +4,9 @@
 // are collected by Poll each frame. A launch of several waves comes back twice: first the
 // selected block's picture, as soon as its steps and served-from marks are final (the engine's
 // on_selected_final: its wave has been replayed), then the whole launch; with the caches, the
-// block's steps come before that still, once the block has run (on_selected_ran), without marks. A kernel file, run in
+// block's steps come before that still, once the block has run (on_selected_ran), without marks,
+// or, first of all, with the marks of its first steps (on_selected_prefix, sim/prefix_pass.h:
+// Trace::Caches::final_steps says which are final). A kernel file, run in
 // a process of its own, comes back whole. A simulation can always be cancelled, and the destructor
 // cancels the running ones, so the program can always exit.
 #pragma once
@@ -35,6 +37,9 @@ struct SimJob {
   bool caches = true;   // the cache model (sim/hierarchy.h) on
   std::string device;   // --device's profile name; empty: as ConfigureCaches (app/cli.h) picks
   uint32_t threads = 1;  // CPU threads that simulate its blocks (LaunchOptions::threads)
+  // The warp shown and its step whose served-from marks the first picture must have
+  // (LaunchOptions::prefix_step).
+  uint32_t warp = 0, step = 0;
 };
 
 struct SimResult {
@@ -52,6 +57,8 @@ struct SimResult {
   bool first_picture = false;
   // A first picture whose served-from marks are still to come (on_selected_ran: the block has
   // run, its wave not yet): the trace carries no cache model; a later first picture has them.
+  // A prefix picture (on_selected_prefix) is not one: its trace's first caches.final_steps steps
+  // have their marks, and a later first picture brings the others.
   bool marks_pending = false;
 };
 

@@ -30,14 +30,20 @@ void WaitUntilBlocksRun(const ws::app::SimWorker& w, int pane = 0) {
   while (w.Progress(pane).blocks_done == 0 && Since(t0) < 60)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
-// The results Poll gives within `seconds` (empty if none came), but for a launch's steps shown
-// before their marks (SimResult::marks_pending; ALaunchOfSeveralWaves... checks those).
+// A picture before the one with every step's marks: the block's steps without marks
+// (SimResult::marks_pending) or with the marks of its first steps (a prefix picture,
+// sim/prefix_pass.h).
+bool BeforeMarks(const ws::app::SimResult& r) {
+  return r.marks_pending || (r.first_picture && r.outcome && r.outcome->trace.caches.final_steps != SIZE_MAX);
+}
+// The results Poll gives within `seconds` (empty if none came), but for a launch's pictures before
+// its marks (BeforeMarks; ALaunchOfSeveralWaves... checks those).
 std::vector<ws::app::SimResult> PollFor(ws::app::SimWorker& w, double seconds) {
   std::vector<ws::app::SimResult> got;
   const auto t0 = Clock::now();
   while (got.empty() && Since(t0) < seconds) {
     got = w.Poll();
-    std::erase_if(got, [](const ws::app::SimResult& r) { return r.marks_pending; });
+    std::erase_if(got, BeforeMarks);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return got;
@@ -227,9 +233,10 @@ int ThreadsWithNice(int nice) {
   return n;
 }
 
-// A pane's launch on two threads (the engine's workers, sim/parallel_run.h) shows its steps, then
-// its marks, before the whole launch, as on one; once the picture shows, both workers count the
-// rest 5 nicer than the window, each from its next block. shortcut/v1 at n = 1024: 4 waves.
+// A pane's launch on two threads (the engine's workers, sim/parallel_run.h) shows its first steps
+// with their marks (the prefix pass, sim/prefix_pass.h), then every step's marks, before the whole
+// launch, as on one; once the picture shows, both workers count the rest 5 nicer than the window,
+// each from its next block. shortcut/v1 at n = 1024: 4 waves.
 TEST(SimWorker, OnTwoThreadsTheFirstPictureComesFirstAndBothWorkersCountNicer) {
   ws::app::SimWorker w;
   auto job = LongJob();
@@ -239,12 +246,15 @@ TEST(SimWorker, OnTwoThreadsTheFirstPictureComesFirstAndBothWorkersCountNicer) {
   w.Submit(job);
   std::vector<ws::app::SimResult> got;
   auto t0 = Clock::now();
-  while ((got.empty() || got.back().marks_pending) && Since(t0) < 600) {
+  while ((got.empty() || BeforeMarks(got.back())) && Since(t0) < 600) {
     for (auto& r : w.Poll()) got.push_back(std::move(r));
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   ASSERT_EQ(got.size(), 2u);
-  EXPECT_TRUE(got[0].first_picture && got[0].marks_pending);
+  ASSERT_TRUE(got[0].first_picture && !got[0].marks_pending && got[0].outcome);
+  const auto& prefix = got[0].outcome->trace;
+  EXPECT_GT(prefix.caches.final_steps, 0u);  // step 0 of warp 0 (the job's) has its marks
+  EXPECT_LT(prefix.caches.final_steps, prefix.instructions.size());
   ASSERT_TRUE(got[1].first_picture && !got[1].marks_pending) << got[1].error;
   ASSERT_NE(got[1].outcome, nullptr);
   EXPECT_FALSE(got[1].outcome->trace.caches.device.empty());  // the marks came

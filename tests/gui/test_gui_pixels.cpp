@@ -366,6 +366,27 @@ TEST(GuiPixels, TheScreenshotComesAtTheFirstPictureAndWaitCountersAfterTheWholeL
   EXPECT_FALSE(HasText(first, "sectors (ideal 4194304)")) << "line counters shown before the whole launch has run";
 }
 
+TEST(GuiPixels, TheScreenshotComesAtTheFirstPictureWithTheShownStepsMarks) {
+  // shortcut/v0 at n = 512: 1024 blocks of 16x16 threads, one wave on the H100, each thread reading
+  // 2 x 512 floats. The prefix pass (sim/prefix_pass.h) gives step 0's marks long before the wave
+  // has run: the screenshot is taken then, the side panel saying which steps have their marks
+  // and how far the launch has got. Step 0 reads 16 lines new to the caches: "16 from DRAM".
+  const std::string args = "--variant shortcut/v0 --no-compare --n 512";
+  const Shot first = Take("prefix_picture", args + " --step 0");
+  ASSERT_TRUE(first.layout.is_object());
+  EXPECT_TRUE(HasText(first, "of 1024 blocks")) << "no progress of the whole launch on the first picture";
+  EXPECT_TRUE(HasText(first, "16 from DRAM")) << "step 0's marks are not on the first picture";
+  EXPECT_TRUE(HasText(first, "for steps 0-")) << "the panel does not say which steps have their marks";
+  // Step 900 is past what a cut of an eighth of a thread's accesses makes final (warp 0 issues
+  // one step per access): the screenshot waits for the wave's marks, every step's, which the
+  // panel no longer qualifies.
+  const Shot later = Take("wave_picture", args + " --step 900");
+  ASSERT_TRUE(later.layout.is_object());
+  EXPECT_FALSE(HasText(later, "for steps 0-"));
+  EXPECT_FALSE(HasText(later, "drawn after the block's wave"));
+  EXPECT_TRUE(HasText(later, "sectors: ")) << "step 900's caption says nothing of where its sectors came from";
+}
+
 TEST(GuiPixels, OutOfRangeInputIsClampedNotFatal) {
   // n far over the simulator's limit and a block outside the grid: the program says so and runs.
   const Shot s = Take("clamped", "--variant transpose/naive --no-compare --n 100000000 --block 999999");

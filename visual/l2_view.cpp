@@ -134,7 +134,11 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
                                           : std::to_string(lines.size()) + (lines.size() == 1 ? " line: " : " lines: ") +
                                                 std::to_string(from_dram) + " from DRAM, " + std::to_string(held) + " L2 held";
     const std::string head = FitText({shown_step.pane + ": L2 of the " + c.device + " (" + size + ", every SM's) \xc2\xb7 " + did,
-                                      shown_step.pane + ": L2 \xc2\xb7 " + did, shown_step.pane + ": L2"},
+                                      shown_step.pane + ": L2 \xc2\xb7 " + did,
+                                      lines.empty() ? shown_step.pane + ": L2"
+                                                    : shown_step.pane + ": " + std::to_string(from_dram) + " from DRAM, " +
+                                                          std::to_string(held) + " held",
+                                      shown_step.pane + ": L2"},
                                      avail_w);
     ImGui::TextUnformatted(head.c_str());
     if (ImGui::IsItemHovered())

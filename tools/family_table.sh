@@ -56,10 +56,12 @@ largest_n() {
   timeout 60 "$bin" stats "$1" --n 2147483647 2>&1 >/dev/null | sed -nE "s/.*limit of ([0-9]+).*/\1/p" | head -1
 }
 
-# One run: prints "EARLY_LABEL|EARLY_S|PICTURE_S|WHOLE_S|LAUNCH|RAN_ON|STATUS" from the pane's
-# --log-times lines. "first picture" is the first complete picture (the shown block's steps,
-# captions and served-from marks final); any other line before it is an earlier stage, of which
-# the first is kept with its words; a launch of one wave prints only "whole launch".
+# One run: prints "EARLY_WORDS|EARLY_S|PICTURE_WORDS|PICTURE_S|ALL_MARKS_S|WHOLE_S|LAUNCH|RAN_ON|STATUS"
+# from the pane's --log-times lines. The first picture is the first line that begins "first
+# picture": the shown step's steps, captions and served-from marks final, its words after that
+# kept ("(marks of the first 12 steps)": those of the later steps come after); ALL_MARKS_S is the
+# plain "first picture", every step's marks final. Any other line before it is an earlier stage, of
+# which the first is kept with its words. A launch of one wave prints only "whole launch".
 run_one() {
   local variant=$1 n=$2 threads=$3 cores log rc
   [ "$threads" = 1 ] && cores=0 || cores=0,1
@@ -84,15 +86,19 @@ run_one() {
           match(s, / on [0-9]+ thread/)
           launch = substr(s, 1, RSTART - 1); ran = substr(s, RSTART + 4)
         }
-      } else if (label == "first picture") {
-        if (picture == "") picture = t
+      } else if (label ~ /^first picture/) {
+        if (picture == "") {
+          picture = t; words = label
+          sub(/^first picture[ ,:]*/, "", words); sub(/^\(/, "", words); sub(/\)$/, "", words)
+        }
+        if (label == "first picture" && all == "") all = t
       } else if (early == "" && picture == "") {
         early = t; early_label = label
       }
     }
     END {
       status = rc == 0 ? "ok" : (rc == 124 || rc == 137) ? "stopped after " limit " s" : "exit status " rc
-      printf "%s|%s|%s|%s|%s|%s|%s\n", early_label, early, picture, whole, launch, ran, status
+      printf "%s|%s|%s|%s|%s|%s|%s|%s|%s\n", early_label, early, words, picture, all, whole, launch, ran, status
     }' "$log"
 }
 
@@ -128,11 +134,15 @@ while read -r family variant teaching; do
   for size in "${sizes[@]}"; do
     n=${size%% *}
     which=${size#* }
-    IFS='|' read -r el1 e1 p1 w1 l1 r1 st1 <<<"$(run_one "$variant" "$n" 1)"
-    IFS='|' read -r el2 e2 p2 w2 l2 r2 st2 <<<"$(run_one "$variant" "$n" 2)"
-    # A run that prints no first picture (a launch of one wave) draws it with its whole launch.
+    IFS='|' read -r el1 e1 pw1 p1 a1 w1 l1 r1 st1 <<<"$(run_one "$variant" "$n" 1)"
+    IFS='|' read -r el2 e2 pw2 p2 a2 w2 l2 r2 st2 <<<"$(run_one "$variant" "$n" 2)"
+    # A run that prints no first picture (a launch of one wave) draws it with its whole launch,
+    # and every step's marks come with the whole launch where no plain "first picture" came.
     p1=${p1:-$w1}
     p2=${p2:-$w2}
+    picture=$(cell "$p1" "$p2" "$st1" "$st2")
+    words=${pw1:-$pw2}
+    [ -n "$words" ] && picture="$picture, $words; every step's: $(cell "${a1:-$w1}" "${a2:-$w2}" "$st1" "$st2")"
     launch=${l1:-${l2:-–}}
     # "1 thread (why)" / "2 threads": the counts, and why once where a launch ran on fewer than asked.
     ran="${r1%% *} / ${r2%% *}"
@@ -142,7 +152,7 @@ while read -r family variant teaching; do
     [ -n "$why" ] && ran="$ran (${why%)})"
     label=${el1:-$el2}
     [ -n "$label" ] && early="$(cell "$e1" "$e2" "$st1" "$st2"), $label" || early="–"
-    rows+=("| $family | ${variant#*/} | $n ($which) | $launch | $early | $(cell "$p1" "$p2" "$st1" "$st2") | $(cell "$w1" "$w2" "$st1" "$st2") | $ran |")
+    rows+=("| $family | ${variant#*/} | $n ($which) | $launch | $early | $picture | $(cell "$w1" "$w2" "$st1" "$st2") | $ran |")
   done
 done <<<"$families"
 
@@ -161,8 +171,9 @@ echo "      --log-times --wait-counters --quit"
 echo
 echo "Seconds since the window's start, 1 thread / 2 threads. \"Earliest\": the first line before the"
 echo "first picture, in its own words (the steps before their served-from marks). \"First picture\": the"
-echo "shown block's steps, captions and marks final; where it is the whole launch's figure, the run"
-echo "printed none before the whole launch (a launch of one wave)."
+echo "shown step's steps, captions and marks final (where its words follow, the later steps' marks"
+echo "came at \"every step's\"); where it is the whole launch's figure, the run printed none before"
+echo "the whole launch (a launch of one wave)."
 echo
 echo "| family | variant | n | launch (H100) | earliest (s) | first picture (s) | whole launch (s) | threads that ran it |"
 echo "|---|---|---|---|---|---|---|---|"

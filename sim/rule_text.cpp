@@ -33,10 +33,10 @@ std::string IdealDefinition() {
 
 std::string BytesName(uint32_t bytes) { return std::to_string(bytes) + "-byte"; }
 
-std::string StoreAllocationRule(const CachePolicy& policy) {
+std::string StoreAllocationRule(const CachePolicy& policy, bool brief) {
   const AccessPolicy& st = policy.Of(Op::Store);
   std::string s = st.l1_allocate ? "stores allocate their line in L1" : "stores do not allocate in L1";
-  if (st.l1_allocate && st.l1_hit_by_line) s += " (a store to a line there is an L1 hit)";
+  if (st.l1_allocate && st.l1_hit_by_line && !brief) s += " (a store to a line there is an L1 hit)";
   if (!st.l1_lookup) return s + "; they are performed at L2";
   return s + (st.l1_allocate ? " and are" : "; they are") + " written through to L2";
 }
@@ -57,7 +57,7 @@ std::string ServedSummary(Op op, const uint64_t (&count)[4], const char* one, co
                  dram = count[int(ServedFrom::Dram)];
   const uint64_t n = l1 + l2 + dram;
   if (n == 0) return "";
-  if (op == Op::Store) return Plural(n, one, many) + ": " + StoreAllocationRule();
+  if (op == Op::Store) return Plural(n, one, many) + ": " + StoreAllocationRule(kHopperCachePolicy, true);
   std::string parts;
   auto part = [&](uint64_t k, const std::string& what) {
     if (k) parts += (parts.empty() ? "" : ", ") + std::to_string(k) + " " + what;

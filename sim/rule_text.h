@@ -22,8 +22,10 @@ std::string BytesName(uint32_t bytes);
 
 // The allocation rule of a cache policy (sim/cache_policy.h; the hierarchy applies the device's):
 // on Hopper "stores allocate their line in L1 (a store to a line there is an L1 hit) and are
-// written through to L2". And where atomics go: "atomics are performed at L2".
-std::string StoreAllocationRule(const CachePolicy& policy = kHopperCachePolicy);
+// written through to L2". And where atomics go: "atomics are performed at L2". `brief` leaves the
+// parenthesis out ("stores allocate their line in L1 and are written through to L2"): the badge's
+// line under a store, whose sectors it does not count as hits.
+std::string StoreAllocationRule(const CachePolicy& policy = kHopperCachePolicy, bool brief = false);
 std::string AtomicRule(const CachePolicy& policy = kHopperCachePolicy);
 
 // Where one sector of an instruction was served from, said of the sector: "was an L1 hit",
@@ -33,7 +35,7 @@ std::string ServedSentence(Op op, ServedFrom from);
 
 // The sectors of a request (or of a step's requests), by where they were served (`count`
 // indexed by ServedFrom), as the caption says them: "4 sectors: 3 L1 hits, 1 from DRAM";
-// "4 sectors: <StoreAllocationRule>"; "1 sector updated at L2: 1 from DRAM". `sectors` is the
+// "4 sectors: <StoreAllocationRule, brief>"; "1 sector updated at L2: 1 from DRAM". `sectors` is the
 // noun ("sectors", or "sector requests" for a whole block). Empty when nothing was served
 // (the caches were not modelled).
 std::string ServedSummary(Op op, const uint64_t (&count)[4], const char* one = "sector",

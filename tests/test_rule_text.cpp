@@ -143,6 +143,8 @@ TEST(RuleText, StoresAllocateTheirLineInL1AsTheCacheModelServesThem) {
   EXPECT_EQ(per_site[0].l1_hits[int(Op::Store)], 4u);  // the second store's only
   EXPECT_EQ(StoreAllocationRule(),
             "stores allocate their line in L1 (a store to a line there is an L1 hit) and are written through to L2");
+  // The badge's line under a store says the rule without the parenthesis: it counts no hits.
+  EXPECT_EQ(StoreAllocationRule(kHopperCachePolicy, true), "stores allocate their line in L1 and are written through to L2");
   EXPECT_EQ(ServedSentence(Op::Store, ServedFrom::L2), "was stored: " + StoreAllocationRule());
   EXPECT_EQ(ServedSentence(Op::Load, ServedFrom::L1), "was an L1 hit");
   // The sentence follows the policy it is given: a policy whose stores do not allocate.
@@ -154,7 +156,7 @@ TEST(RuleText, StoresAllocateTheirLineInL1AsTheCacheModelServesThem) {
 TEST(RuleText, ServedSummaryCountsEachPlaceAndQuotesTheAllocationRuleForStores) {
   const uint64_t load[4] = {0, 3, 0, 1}, store[4] = {0, 0, 4, 0}, atomic[4] = {0, 0, 0, 1}, none[4] = {};
   EXPECT_EQ(ServedSummary(Op::Load, load), "4 sectors: 3 L1 hits, 1 from DRAM");
-  EXPECT_EQ(ServedSummary(Op::Store, store), "4 sectors: " + StoreAllocationRule());
+  EXPECT_EQ(ServedSummary(Op::Store, store), "4 sectors: " + StoreAllocationRule(kHopperCachePolicy, true));
   EXPECT_EQ(ServedSummary(Op::Atomic, atomic), "1 sector updated at L2: 1 from DRAM");
   EXPECT_EQ(ServedSummary(Op::Load, load, "sector request", "sector requests"), "4 sector requests: 3 L1 hits, 1 from DRAM");
   EXPECT_EQ(ServedSummary(Op::Load, none), "");  // the caches were not modelled

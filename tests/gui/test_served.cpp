@@ -97,8 +97,7 @@ TEST(Served, CaptionSaysWhereTheSectorsCameFrom) {
                                             "4 sectors: 3 L1 hits, 1 from DRAM" + kDot + "100% of bytes moved are used");
   EXPECT_EQ(CaptionOf(r.Of(0, Op::Load)).details.front(), "4 sectors: 2 L2 hits, 2 from DRAM");
   EXPECT_EQ(CaptionOf(r.Of(0, Op::Store)).details.front(),
-            "4 sectors: stores allocate their line in L1 (a store to a line there is an L1 hit) and are written "
-            "through to L2");
+            "4 sectors: stores allocate their line in L1 and are written through to L2");
 }
 
 TEST(Served, WholeBlockCaptionCountsEveryWarpsSectors) {

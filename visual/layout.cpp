@@ -72,13 +72,20 @@ struct Showing {
 Showing Show(const PlanArray& a, float w, float h, float scale) {
   const float legible = LegibleCell(scale);
   const float fit = std::min(Fit(a.shape, w, h), LargestCell(scale));
+  const GridShape fp = Footprint(a);
+  // (The hall draws the step's footprint up to twice the legible cell, PlanArray::fill: a region
+  // of it where its cells are a quarter larger than the whole array's.)
+  const float most = a.fill ? 2.0f * legible : legible;
+  const float fp_fit = std::max(WholePixels(std::min({most, std::max(w, 0.0f) / float(fp.cols), std::max(h, 0.0f) / float(fp.rows)})),
+                                kLeastCell);
     // (a fit of 20.7 px and one of 20.2 px both draw at 20, and a slightly narrower pane at a larger
   // scale does not shrink the cells)
-  if (fit >= legible) return {true, std::max(std::floor(fit), legible)};
+  if (fit >= legible) {
+    const float whole = std::max(std::floor(fit), legible);
+    if (a.fill && !a.tile && fp_fit >= 1.25f * whole) return {false, fp_fit};
+    return {true, whole};
+  }
   if (a.tile && fit >= kTileCell) return {true, std::floor(fit)};
-  const GridShape fp = Footprint(a);
-  const float fp_fit = std::max(WholePixels(std::min({legible, std::max(w, 0.0f) / float(fp.cols), std::max(h, 0.0f) / float(fp.rows)})),
-                                kLeastCell);
   // The whole array as large as the footprint alone: whole it is. A shared tile also where whole
   // its cells lose at most an eighth of the footprint's (the padded 33x32 tile at 13 px rather
   // than its first 32 rows at 14: the padding row is the lesson).
@@ -104,17 +111,19 @@ PlanArray Wrapped(const PlanArray& a, uint64_t cols) {
 // step's footprint (or the whole array) in larger cells, the widest of the best. An array whole
 // in rows of a line stays so unless narrower rows make its cells a quarter larger: pairs' b (256
 // floats) in presenter mode at 1280x720 was a region of half-line rows at 19 px beside the whole
-// array at 18, a line the warp reads cut over two rows.
+// array at 18, a line the warp reads cut over two rows. Where the hall lets the footprint grow
+// (PlanArray::fill), rows of a quarter of a line likewise need cells a quarter larger than rows
+// of half a line.
 PlanArray BestWrap(const PlanArray& a, float w, float h, float scale) {
   PlanArray best = a;
   if (a.min_cols == 0 || a.min_cols >= a.shape.cols) return best;
   const Showing own = Show(a, w, h, scale);
-  if (own.whole && own.cell >= LegibleCell(scale)) return best;  // whole, rows of a line
+  if (own.whole && own.cell >= LegibleCell(scale) && !a.fill) return best;  // whole, rows of a line
   float best_cell = own.whole ? own.cell * 1.25f : own.cell * 1.01f;
   for (uint64_t cols = a.shape.cols / 2; cols >= a.min_cols && cols % a.min_cols == 0; cols /= 2) {
     const PlanArray c = Wrapped(a, cols);
     const float cell = Show(c, w, h, scale).cell;
-    if (cell > best_cell) best = c, best_cell = cell * 1.01f;
+    if (cell > best_cell) best = c, best_cell = cell * (a.fill ? 1.25f : 1.01f);
   }
   return best;
 }
@@ -192,7 +201,10 @@ std::vector<ArraySlot> PlanMemoryView(const std::vector<PlanArray>& arrays, Rect
   float top = area.y;
   // The hall: arrays the step does not touch are labels, side by side on one line.
   std::vector<const PlanArray*> labels, rest;
-  for (const auto& a : arrays) (hall && !a.step_touches ? labels : rest).push_back(&a);
+  // (In the hall, the arrays the step touches may have their footprint drawn larger than legible.)
+  std::vector<PlanArray> filled = arrays;
+  for (auto& a : filled) a.fill = hall && a.step_touches;
+  for (const auto& a : filled) (hall && !a.step_touches ? labels : rest).push_back(&a);
   // Beside the label of the one array the step touches where all fit on its line: at its right
   // end, each as wide as its name.
   float labels_w = 0;  // the labels side by side, the gaps between them included

@@ -87,6 +87,10 @@ struct PlanArray {
   uint64_t min_cols = 0;
   bool tile = false;        // a shared-memory array: whole wherever its cells can be kTileCell px
   bool step_touches = false;  // the step shown touches it: its footprint gets the room (presenter mode draws only these)
+  // Set by PlanMemoryView in the hall for the arrays the step touches: a region of it may have cells
+  // up to twice LegibleCell, so that a line that is not whole at legible cells fills the room its
+  // whole array would leave empty (pairs' b: 8 rows of a line at 18 px left 27 % of a pane).
+  bool fill = false;
   // The least width its label needs, px: its name (a drawn array's label adds its type and shape
   // where they fit). 0: not known (the hall's labels then take a line of their own).
   float label_w = 0;

@@ -389,6 +389,34 @@ TEST(Plan, TheHallPutsATileItsHeightLimitsBesideItsLabels) {
   EXPECT_FLOAT_EQ(by["tile"].view.y, 40.0f);
 }
 
+TEST(Plan, TheHallDrawsTheStepsFootprintUpToTwiceTheLegibleCell) {
+  // pairs' b, 256 floats in rows of a line (8x32, rows down to a sector's 8 cells), the step
+  // reading its first line, alone in 600x300 at scale 1.4 (30 px label, 11.2 px gap, legible 19.2).
+  // The cells get 300 - 30 = 270 px down in the hall (no gap under the last row). Whole it is
+  // min(600 / 32, 270 / 8) = 18.75 -> 18 px. In rows of half a line (16x16, the line two rows) its
+  // footprint alone gets min(2 x 19.2, 600 / 16, 270 / 2) -> 37 px, more than a quarter over 18:
+  // a region of 16 columns at 37 px, floor(270 / 37) = 7 rows of it (592 x 259 px). Rows of a
+  // quarter line would get 38, not a quarter over 37. Outside the hall the footprint stays at the
+  // legible size (19, not a quarter over 18): b whole at 18 px.
+  PlanArray b{"b", {8, 32}, true, 1};
+  b.warp_cols = 32;
+  b.min_cols = 8;
+  b.step_touches = true;
+  auto slots = PlanMemoryView({b}, Rect{0, 0, 600, 300}, 1.4f, 30.0f, true);
+  ASSERT_EQ(slots.size(), 1u);
+  EXPECT_FALSE(slots[0].whole);
+  EXPECT_FLOAT_EQ(slots[0].cell, 37.0f);
+  EXPECT_EQ(slots[0].shape.cols, 16u);
+  EXPECT_EQ(slots[0].shape.rows, 16u);
+  EXPECT_FLOAT_EQ(slots[0].view.w, 592.0f);
+  EXPECT_FLOAT_EQ(slots[0].view.h, 259.0f);
+  slots = PlanMemoryView({b}, Rect{0, 0, 600, 300}, 1.4f, 30.0f, false);
+  ASSERT_EQ(slots.size(), 1u);
+  EXPECT_TRUE(slots[0].whole);
+  EXPECT_FLOAT_EQ(slots[0].cell, 18.0f);
+  EXPECT_EQ(slots[0].shape.cols, 32u);
+}
+
 TEST(Plan, TheHallPutsUntouchedLabelsAtTheEndOfTheTouchedArraysLine) {
   // The same tile read with the labels' widths known: the tile's label needs 150 px, in's 20 and
   // out's 30. 150 + 11.2 + 20 + 11.2 + 30 = 222.4 <= 340: in and out sit at the right end of the

@@ -43,7 +43,10 @@ void GlobalShadow::Store(uint64_t word, uint32_t tag) {
   for (;;) {
     if (s == (tag | kWritten)) return;
     if (s != 0 && s != tag) return Flag(kData);  // another block read or wrote it
-    if (a.compare_exchange_weak(s, tag | kWritten, std::memory_order_relaxed)) return;
+    if (a.compare_exchange_weak(s, tag | kWritten, std::memory_order_relaxed)) {
+      if (first_write) first_write(first_write_context, word);
+      return;
+    }
   }
 }
 

@@ -88,6 +88,10 @@ class GlobalShadow : public ShadowWords {
     reason_.compare_exchange_strong(none, int(r), std::memory_order_relaxed);
   }
   Reason reason() const { return Reason(reason_.load(std::memory_order_relaxed)); }
+  // Called with a word the launch is about to write for the first time (before the write), where
+  // set: the prefix pass (sim/prefix_pass.h) keeps the word's bytes, to put them back.
+  void (*first_write)(void* context, uint64_t word) = nullptr;
+  void* first_write_context = nullptr;
 
  private:
   void Load(uint64_t word, uint32_t tag);

@@ -21,6 +21,37 @@ struct Pass {
   uint64_t whole_progress = 0;  // the most accesses and synchronisations a thread of block 0 made
 };
 
+// The bytes of each global word the pass wrote, as they were before its first write (the shadow
+// calls Keep before it), put back in reverse order: the pass costs memory and time for what it
+// writes, not for the arrays' size.
+struct Undo {
+  const EngineImpl* e = nullptr;
+  uint64_t base = 0;  // the shadow's first address
+  struct Word {
+    unsigned char* p;
+    uint32_t bytes;
+    uint32_t n;
+  };
+  std::vector<Word> words;
+  static void Keep(void* context, uint64_t word) {
+    Undo& u = *static_cast<Undo*>(context);
+    const uint64_t addr = u.base + word * 4;
+    for (const ArrayInfo& a : u.e->trace.arrays) {
+      const uint64_t size = uint64_t(a.elem_bytes) * a.count;
+      if (a.space != Space::Global || addr < a.base || addr >= a.base + size) continue;
+      Word w{static_cast<unsigned char*>(u.e->array_data[size_t(a.id)]) + (addr - a.base), 0,
+             uint32_t(std::min<uint64_t>(4, a.base + size - addr))};
+      std::memcpy(&w.bytes, w.p, w.n);
+      u.words.push_back(w);
+      return;
+    }
+  }
+  void PutBack() {
+    for (auto w = words.rbegin(); w != words.rend(); ++w) std::memcpy(w->p, &w->bytes, w->n);
+    words.clear();
+  }
+};
+
 // Whether an array of the pass has words written and other words only read (prefix_pass.h).
 bool WrittenAndRead(const GlobalShadow& shadow, const EngineImpl& e) {
   for (const ArrayInfo& a : e.trace.arrays) {
@@ -62,6 +93,15 @@ Pass RunPass(EngineImpl& m, const LaunchShape& s, uint64_t cut) {
   }
   GlobalShadow shadow(lo == ~0ull ? 0 : lo, hi > lo ? hi - lo : 0);
   e.shadow = &shadow;
+  Undo undo;
+  undo.e = &e;
+  undo.base = shadow.base_;
+  shadow.first_write = &Undo::Keep;
+  shadow.first_write_context = &undo;
+  struct PutBack {
+    Undo& u;
+    ~PutBack() { u.PutBack(); }
+  } put_back{undo};  // whatever the pass's end
   const Selection& sel = e.opt.selection;
   e.hierarchy = std::make_unique<MemoryHierarchy>(e.Device(), e.opt.registers_per_thread, s, &e.per_site,
                                                   &e.trace, int64_t(sel.block));
@@ -127,19 +167,10 @@ bool RunPrefixPass(EngineImpl& m, const LaunchShape& s) {
   if (s.grid.Count() <= 2 || sel.block >= s.grid.Count()) return false;
   // Only on the engine's first launch that places shared arrays (their slots register again) and
   // where every array's bytes can be put back.
-  std::vector<std::vector<unsigned char>> bytes;
-  for (const ArrayInfo& a : m.trace.arrays) {
-    if (a.space != Space::Global) return false;
-    const auto* p = size_t(a.id) < m.array_data.size() ? static_cast<const unsigned char*>(m.array_data[size_t(a.id)]) : nullptr;
-    if (!p) return false;
-    bytes.emplace_back(p, p + uint64_t(a.elem_bytes) * a.count);
-  }
-  const auto restore = [&] {
-    for (size_t i = 0; i < bytes.size(); ++i) std::memcpy(m.array_data[size_t(m.trace.arrays[i].id)], bytes[i].data(), bytes[i].size());
-  };
+  for (const ArrayInfo& a : m.trace.arrays)
+    if (a.space != Space::Global || size_t(a.id) >= m.array_data.size() || !m.array_data[size_t(a.id)]) return false;
   for (uint64_t cut = m.opt.prefix_cut ? m.opt.prefix_cut : kFirstCut;; cut *= 2) {
     Pass pass = RunPass(m, s, cut);
-    restore();
     if (pass.outcome != Outcome::Picture) return false;
     const bool covered = Covers(pass.trace, sel.warp, m.opt.prefix_step);
     // Doubling again costs twice this pass: only while the cut stays a small part of a block.

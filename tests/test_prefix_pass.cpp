@@ -332,4 +332,36 @@ TEST(PrefixPass, BlocksThatSeeEachOtherGiveNoPicture) {
   }
 }
 
+TEST(PrefixPass, TheLaunchAfterThePassLeavesTheArraysItLeavesWithout) {
+  // The pass writes (its cut blocks' first stores, blocks 0 and 5 whole) and puts each word back
+  // before the launch: the arrays after it are those of the launch alone, in place or not, with a
+  // picture or refused.
+  auto run = [](bool with_pass, auto kernel_body) {
+    auto o = Options(1, 2, &FourSms(), 5);
+    int calls = 0;
+    if (with_pass) o.on_selected_prefix = [&](Trace) { ++calls; };
+    ::ws::sim::Engine engine(o);
+    ::ws::kernels::SimBackend b(engine);
+    std::vector<std::vector<float>> out = kernel_body(b);
+    return std::make_pair(out, calls);
+  };
+  auto in_place = [](::ws::kernels::SimBackend& b) {
+    auto data = b.Upload<float>("data", "float", Inputs(8192), 1, 8192);
+    b.Launch(dim3(64), dim3(128), ReadsWhatTheBlockBeforeWritesLast, data, 40);
+    return std::vector<std::vector<float>>{b.Download(data)};
+  };
+  auto diverges = [](::ws::kernels::SimBackend& b) {
+    auto in = b.Upload<const float>("in", "float", Inputs(4096), 1, 4096);
+    auto out = b.Upload<float>("out", "float", Inputs(128 * 80), 1, 128 * 80);
+    b.Launch(dim3(80), dim3(128), DivergesAndEndsEarly, in, out, 40);
+    return std::vector<std::vector<float>>{b.Download(out)};
+  };
+  const auto a = run(false, in_place), b = run(true, in_place);
+  EXPECT_EQ(b.second, 0);
+  EXPECT_TRUE(a.first == b.first) << "an array written in place";
+  const auto c = run(false, diverges), d = run(true, diverges);
+  EXPECT_EQ(d.second, 1);
+  EXPECT_TRUE(c.first == d.first) << "an output array";
+}
+
 }  // namespace prefix

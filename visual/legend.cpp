@@ -155,7 +155,7 @@ const std::vector<LegendEntry>& LegendEntries() {
       {Swatch::Trail, "trail", "Fading lane colours: the cells this warp touched in its last few steps."},
       {Swatch::Heat, "touched before", "Grey shades: how often the shown warps touched a cell so far (lighter: more)."},
       {Swatch::Conflict, "bank conflict", "A bank asked for more than one word: it serves them one after another."},
-      {Swatch::Broadcast, "broadcast", "One word several lanes read: in the memory view their lane colours side by side with how many lanes (whole block: lane accesses of every warp); in the bank view, counted and marked free. Lanes reading the very same word get it in one pass."},
+      {Swatch::Broadcast, "broadcast: n lanes", "One word several lanes read: in the memory view their lane colours side by side with how many lanes (whole block: lane accesses of every warp); in the bank view, counted and marked free. Lanes reading the very same word get it in one pass."},
       {Swatch::Masked, "masked lane", "Grey lane: switched off by a branch (divergence) or past the end of the data."},
       {Swatch::ServedL1, "L1 hit", "Green bar under a sector: the load found it in the L1 cache of its SM."},
       {Swatch::ServedL2, "L2", "Orange bar under a sector: it came from the L2 cache (an L1 miss), or a store wrote it: " +

@@ -59,7 +59,7 @@ TEST(LayoutRules, AShortWindowsLegendNamesEveryColourTheCaptionsSpeakOf) {
   JudgeEveryLayout("short_window_legend", [&labels](const Shot& s, Failures& failed) {
     if (!Short(s.config)) return;
     const std::pair<const char*, const char*> spoken[] = {
-        {"from DRAM", "DRAM"}, {"L2 hit", "L2"}, {"L1 hit", "L1 hit"}, {"-way bank conflict", "bank conflict"}, {"broadcast", "broadcast"}};
+        {"from DRAM", "DRAM"}, {"L2 hit", "L2"}, {"L1 hit", "L1 hit"}, {"-way bank conflict", "bank conflict"}, {"broadcast", "broadcast: n lanes"}};
     std::ostringstream d;
     std::set<std::string> shown;
     for (const auto& t : s.layout["text"]) {

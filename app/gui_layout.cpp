@@ -197,12 +197,22 @@ float Gui::CacheColumnWidth(float avail_w) const {
   return std::min(std::max(need, 0.25f * avail_w), 0.5f * avail_w);
 }
 
-// The L1 or the L2 tab's content, A above B, each with half the height.
+// The L1 or the L2 tab's content, A above B: each half the height, but where one needs less than
+// half to show every set of its step at the least slot height (WantedHeight, as the last frame
+// found them), it gets that and the other the rest: shortcut v1's 2 sets beside v0's 16.
 void Gui::DrawCaches(bool l2) {
   const int shown = Compare() ? 2 : 1;
-  const float each = (ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y * float(shown - 1)) / float(shown);
+  const float avail = ImGui::GetContentRegionAvail().y - ImGui::GetStyle().ItemSpacing.y * float(shown - 1);
+  float share[2] = {avail / float(shown), avail / float(shown)};
+  if (shown == 2) {
+    float want[2];
+    for (int i = 0; i < 2; ++i) want[i] = l2 ? pane_[i].l2.WantedHeight(scale_) : pane_[i].l1.WantedHeight(scale_);
+    for (int i = 0; i < 2; ++i)
+      if (want[i] < avail / 2 && want[1 - i] > avail / 2) share[i] = std::max(want[i], avail - want[1 - i]), share[1 - i] = avail - share[i];
+  }
   for (int i = 0; i < shown; ++i) {
     Pane& p = pane_[i];
+    const float each = share[i];
     if (p.MarksToCome())  // (at this step: a prefix picture has the first steps' caches)
       ImGui::TextWrapped("%s: the %s comes with the block's wave, still being simulated.", p.name.c_str(), l2 ? "L2" : "L1");
     else if (p.outcome && l2)

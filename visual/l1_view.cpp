@@ -102,6 +102,13 @@ float L1CacheView::LeastWidth(uint32_t last_set, uint32_t ways, float scale) {
   return SetLabelWidth(last_set) + gap + float(ways) * (kL1SlotAspect * LeastSlotHeight() + gap) - gap;
 }
 
+// The header, the swatches and the note under them (a line of their own in a narrow view), a row
+// of the least slots per set (one set to a row: a narrow view's), the overview a fifth of the room.
+float L1CacheView::WantedHeight(float scale) const {
+  const float lines = above_sets_ > 0 ? above_sets_ : 3.0f * ImGui::GetTextLineHeightWithSpacing();
+  return lines + (float(std::max(step_sets_, 1u)) * (LeastSlotHeight() + SlotGap(scale)) + SlotGap(scale)) / 0.8f + 1.0f;
+}
+
 void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, LitSectors lit) {
   hovered_ = {};
   if (!shown_step.trace) return;
@@ -180,6 +187,7 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
       return set_has_arrival[a] != set_has_arrival[b] ? set_has_arrival[a] > set_has_arrival[b] : a < b;
     });
     const size_t lines_not_held = step_lines.size() - lines_held;
+    step_sets_ = uint32_t(step_sets.size());
 
     // One line each: what this is, the arrays' colours, what the marks mean (the longest
     // wording that fits; the whole in the tooltips).
@@ -256,6 +264,7 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
 
     // The room left: the step's sets above, the overview below (a fifth of it, at least a few dots tall).
     const ImVec2 origin = ImGui::GetCursorScreenPos();
+    above_sets_ = origin.y - ImGui::GetWindowPos().y;
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float gap = SlotGap(scale);
     const float overview_h = step_sets.empty() ? room.y : std::max(8.0f * scale, std::floor(0.2f * room.y));

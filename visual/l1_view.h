@@ -70,6 +70,9 @@ class L1CacheView {
   void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, LitSectors lit = {});
   // The line under the mouse (its four sectors) in the last frame, for the other views to light.
   LitSectors hovered() const { return hovered_; }
+  // The height (px) that shows every set of the last frame's step at the least slot height: the
+  // lines above the sets, a row per set (kL2LeastWays and more in L2) and the overview under them.
+  float WantedHeight(float scale) const;
 
  private:
   L1State state_;
@@ -81,6 +84,8 @@ class L1CacheView {
   std::vector<uint8_t> came_;      // per slot: a line came into it since the last step (it was empty or held another)
   std::vector<uint8_t> before_rank_;  // per slot: its place in its set by use at the last step (0: most recent)
   LitSectors hovered_;
+  uint32_t step_sets_ = 0;  // the last frame's
+  float above_sets_ = 0;    // the last frame's height of the lines above the sets (px)
   double changed_at_ = -1e9;       // ImGui time at which the step changed (the arrival's animation)
 };
 

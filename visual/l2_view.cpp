@@ -55,6 +55,13 @@ float L2CacheView::LeastWidth(uint32_t last_set, float scale) {
   return SetLabelWidth(last_set) + gap + float(kL2LeastWays) * (kL1SlotAspect * LeastSlotHeight() + gap) + 1.0f;
 }
 
+// The header and the note, a row of the least slots per set, the strip of all sets.
+float L2CacheView::WantedHeight(float scale) const {
+  const float lines = above_sets_ > 0 ? above_sets_ : 2.0f * ImGui::GetTextLineHeightWithSpacing();
+  const float gap = SlotGap(scale);
+  return lines + float(std::max(step_sets_, 1u)) * (LeastSlotHeight() + gap) + std::round(std::max(8.0f * scale, 0.6f * ImGui::GetTextLineHeight())) + 2 * gap + 1.0f;
+}
+
 void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, LitSectors lit) {
   hovered_ = {};
   if (!shown_step.trace) return;
@@ -124,6 +131,7 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
       return lit_in(a) != lit_in(b) ? lit_in(a) : arrived_in(a) > arrived_in(b);
     });
+    step_sets_ = uint32_t(rows.size());
     size_t from_dram = 0, held = 0;
     for (const auto& [line, l] : lines) (l.dram ? from_dram : held) += 1;
 
@@ -170,6 +178,7 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     }
 
     const ImVec2 origin = ImGui::GetCursorScreenPos();
+    above_sets_ = origin.y - ImGui::GetWindowPos().y;
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float side = ImGui::GetTextLineHeight();
     const float gap = SlotGap(scale);

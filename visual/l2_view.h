@@ -40,11 +40,16 @@ class L2CacheView {
   void Draw(const ShownStep& shown_step, float height, float scale, std::vector<Placed>* placed, LitSectors lit = {});
   // The line under the mouse (its four sectors) in the last frame, for the other views to light.
   LitSectors hovered() const { return hovered_; }
+  // The height (px) that shows every set of the last frame's step at the least slot height: the
+  // lines above the sets, a row per set (kL2LeastWays and more in L2) and the overview under them.
+  float WantedHeight(float scale) const;
 
  private:
   const sim::WarpInstruction* shown_ = nullptr;  // the focused instruction the animation started for
   double changed_at_ = -1e9;
   LitSectors hovered_;
+  uint32_t step_sets_ = 0;  // the last frame's
+  float above_sets_ = 0;    // the last frame's height of the lines above the sets (px)
 };
 
 }  // namespace ws::visual

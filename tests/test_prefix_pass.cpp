@@ -243,6 +243,22 @@ __global__ void ReadsWhatTheBlockBeforeWritesLast(Global<float> data, int steps)
   data[i] = s;
 }
 
+// Each block from block 2 on reads, 200 times (past any cut here: a lane stops after a chunk of 64
+// accesses at the least), words the block before it writes only at its end,
+// and a value read decides an address. In the pass block 1 is cut before it writes: block 2 would
+// read the words as they were, not as block 1 left them. No block of the pass both writes a word
+// and has another block touch it (block 0, whole, writes words nobody reads), so the shadow sees
+// nothing; the array has words written and others only read, and that refuses it.
+__global__ void ReadsWhatTheBlockBeforeWritesAtItsEnd(Global<float> data, int steps) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int from = blockIdx.x >= 2 ? i - int(blockDim.x) : i;
+  float s = 0.0f;
+  for (int j = 0; j < steps; ++j) s += data[from];
+  int k = int(s * 1000.0f) & 63;
+  s += data[(from + k) % 8192];
+  data[i] = s;
+}
+
 // Every block adds into one word: a global atomic.
 __global__ void AddsIntoOneWord(Global<const float> in, Global<float> sum, int steps) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -324,6 +340,10 @@ TEST(PrefixPass, BlocksThatSeeEachOtherGiveNoPicture) {
                 auto data = b.Upload<float>("data", "float", Inputs(8192), 1, 8192);
                 b.Launch(dim3(64), dim3(128), ReadsWhatTheBlockBeforeWritesLast, data, 40);
               }).calls, 0);
+    EXPECT_EQ(RunWithPass(Options(1, cut), [](::ws::kernels::SimBackend& b) {
+                auto data = b.Upload<float>("data", "float", Inputs(8192), 1, 8192);
+                b.Launch(dim3(64), dim3(128), ReadsWhatTheBlockBeforeWritesAtItsEnd, data, 200);
+              }).calls, 0) << "words read that a cut block writes later";
     EXPECT_EQ(RunWithPass(Options(1, cut), [](::ws::kernels::SimBackend& b) {
                 auto in = b.Upload<const float>("in", "float", Inputs(8192), 1, 8192);
                 auto sum = b.Upload<float>("sum", "float", std::vector<float>(1, 0.0f), 1, 1);

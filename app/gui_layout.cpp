@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "visual/text_fit.h"
+#include "visual/tooltip.h"
 
 namespace ws::app {
 
@@ -99,6 +100,11 @@ void Gui::DrawFrame() {
     if (side) right_w = std::clamp(avail.x * 0.28f, 200.0f * scale_, avail.x * 0.4f);
     if ((side || cache_column) && CacheAsked()) right_w = std::max(right_w, CacheColumnWidth(avail.x));
     const float left_w = side || cache_column ? avail.x - right_w - spacing : avail.x;
+    // The cache view lights the slot of a served-from mark the pointer is on: the memory view's
+    // tooltips keep off the column it is drawn in (visual/tooltip.h).
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    visual::KeepTooltipsClearOf((side || cache_column) && CacheAsked() ? visual::Rect{at.x + left_w + spacing, at.y, right_w, body_h}
+                                                                       : visual::Rect{});
     if (Compare()) {
       DrawPane(pane_[0], (left_w - spacing) * 0.5f, body_h);
       ImGui::SameLine();

@@ -12,7 +12,7 @@ add_library(ws_visual STATIC
   visual/memory_grid.cpp visual/memory_plan_share.cpp visual/warp_lanes.cpp visual/banks.cpp
   visual/source_view.cpp visual/counters.cpp visual/timeline.cpp visual/fault_banner.cpp
   visual/legend.cpp visual/glossary.cpp visual/memory_chart.cpp visual/l1_state.cpp visual/l1_view.cpp
-  visual/l2_view.cpp)
+  visual/l2_view.cpp visual/tooltip.cpp)
 target_link_libraries(ws_visual PUBLIC ws_sim PkgConfig::WS_IMGUI OpenGL::GL)
 # The backends' headers include "imgui.h" by name.
 target_include_directories(ws_visual PUBLIC /usr/include/imgui /usr/include/imgui/backends)

@@ -13,6 +13,7 @@
 #include "visual/help_marker.h"
 #include "visual/palette.h"
 #include "visual/text_fit.h"
+#include "visual/tooltip.h"
 #include "visual/warp_lanes.h"
 
 namespace ws::visual {
@@ -190,7 +191,7 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
   ImGui::Dummy(ImVec2(w, b.area.h));
   if (hover_bank >= 0 && ImGui::IsWindowHovered()) {
     const sim::BankColumn& c = cols[hover_bank];
-    ImGui::BeginTooltip();
+    BeginClearTooltip(scale);
     ImGui::Text("bank %d: %zu word%s%s", hover_bank, c.words.size(), c.words.size() == 1 ? "" : "s",
                 c.degree > 1 ? " (conflict: served one after another)" : "");
     const int phases = 32 / sim::BankPhaseLanes(ins->width);
@@ -204,7 +205,7 @@ void BanksView::Draw(const ShownStep& shown_step, float height, float scale, std
                   (unsigned long long)(c.words[s].word * 4), phase, c.words[s].lanes.size() > 1 ? "s" : "", lanes.c_str(),
                   c.words[s].lanes.size() > 1 ? " (broadcast)" : "");
     }
-    ImGui::EndTooltip();
+    EndClearTooltip();
   }
   ImGui::PopID();
 }

@@ -423,4 +423,60 @@ Rect BankSlot(const BankLayout& b, int bank, int slot) {
   return {b.area.x + w * float(bank), b.area.y + b.header_h + b.slot_h * float(slot), w, b.slot_h};
 }
 
+// ---- tooltips ----
+
+bool Overlaps(const Rect& a, const Rect& b) {
+  return a.w > 0 && a.h > 0 && b.w > 0 && b.h > 0 && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+namespace {
+bool Holds(const Rect& r, float x, float y) { return x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h; }
+float OverlapArea(const Rect& a, const Rect& b) {
+  const float w = std::min(a.x + a.w, b.x + b.w) - std::max(a.x, b.x), h = std::min(a.y + a.h, b.y + b.h) - std::max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0.0f;
+}
+// v moved into [lo, hi - size] (lo where it does not fit).
+float Within(float v, float size, float lo, float hi) { return std::max(lo, std::min(v, hi - size)); }
+}  // namespace
+
+float TooltipRoom(float pointer_x, const Rect& screen, const Rect& keep_clear) {
+  if (keep_clear.w <= 0 || keep_clear.h <= 0 || Holds(keep_clear, pointer_x, keep_clear.y)) return screen.w;
+  return pointer_x < keep_clear.x ? keep_clear.x - screen.x : screen.x + screen.w - (keep_clear.x + keep_clear.w);
+}
+
+Rect PlaceTooltip(float px, float py, float w, float h, const Rect& screen, const Rect& keep_clear, float scale) {
+  const Rect pointer{px - 16 * scale, py - 8 * scale, 40 * scale, 32 * scale};
+  const bool left_of_clear = px < keep_clear.x + keep_clear.w * 0.5f;
+  // Across: from x, off keep_clear on the pointer's side where it overlaps it, inside the screen.
+  const auto across = [&](float x, float y) {
+    x = Within(x, w, screen.x, screen.x + screen.w);
+    if (Overlaps(Rect{x, y, w, h}, keep_clear))
+      x = left_of_clear ? std::min(x, keep_clear.x - w) : std::max(x, keep_clear.x + keep_clear.w);
+    return Within(x, w, screen.x, screen.x + screen.w);
+  };
+  const float down = Within(py, h, screen.y, screen.y + screen.h);
+  const Rect sides[4] = {
+      {pointer.x + pointer.w, down, w, h},                                   // right
+      {pointer.x - w, down, w, h},                                           // left
+      {across(px, pointer.y + pointer.h), pointer.y + pointer.h, w, h},      // below
+      {across(px, pointer.y - h), pointer.y - h, w, h},                      // above
+  };
+  const auto inside = [&](const Rect& r) {
+    return r.x >= screen.x && r.y >= screen.y && r.x + r.w <= screen.x + screen.w && r.y + r.h <= screen.y + screen.h;
+  };
+  for (const Rect& r : sides)
+    if (inside(r) && !Overlaps(r, pointer) && !Overlaps(r, keep_clear)) return r;
+  // No side has room: over the pointer, beside keep_clear.
+  const Rect over{across(pointer.x + pointer.w, down), down, w, h};
+  if (!Overlaps(over, keep_clear)) return over;
+  // keep_clear cannot be missed: the place inside the screen that covers least of it.
+  Rect best = over;
+  for (Rect r : sides) {
+    r.x = Within(r.x, w, screen.x, screen.x + screen.w);
+    r.y = Within(r.y, h, screen.y, screen.y + screen.h);
+    if (OverlapArea(r, keep_clear) < OverlapArea(best, keep_clear)) best = r;
+  }
+  return best;
+}
+
 }  // namespace ws::visual

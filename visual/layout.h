@@ -1,6 +1,7 @@
 // Where things go on screen: pure functions from a panel's rectangle and a trace's shapes to
 // cell rectangles. The views draw with them and the GUI tests compute expected pixels with them.
-// Sections (markers below, // ---- NAME ----): grids · the memory view's plan · lanes and banks.
+// Sections (markers below, // ---- NAME ----): grids · the memory view's plan · lanes and banks ·
+// tooltips.
 // The plan gives each array its slot, its cell size and the region it follows.
 #pragma once
 #include <cstdint>
@@ -159,5 +160,22 @@ struct BankLayout {
 };
 Rect BankHeader(const BankLayout& b, int bank);
 Rect BankSlot(const BankLayout& b, int bank, int slot);
+
+// ---- tooltips ----
+
+// Where a hover's tooltip of `w` x `h` px goes while a view lit by the same hover is on screen at
+// `keep_clear` (the cache view beside the panes: the lecturer points at a served-from mark and the
+// class looks at its slot). Beside the pointer's box (pointer.x - 16, pointer.y - 8 to + 24, + 24,
+// times `scale`, as Dear ImGui's own tooltips keep clear of): to its right, as Dear ImGui puts it,
+// then left, below, above; below and above slide sideways off keep_clear, on the pointer's side of
+// it. The first inside `screen` and clear of both wins. Where none is, the tooltip covers the
+// pointer but not keep_clear (the panes before the cache view); where it cannot, the place that
+// covers least of keep_clear.
+Rect PlaceTooltip(float pointer_x, float pointer_y, float w, float h, const Rect& screen, const Rect& keep_clear, float scale);
+// The widest a tooltip may be to keep clear of `keep_clear` on the pointer's side of it (the
+// whole screen's width where keep_clear is empty or holds the pointer).
+float TooltipRoom(float pointer_x, const Rect& screen, const Rect& keep_clear);
+// Whether a and b share any area.
+bool Overlaps(const Rect& a, const Rect& b);
 
 }  // namespace ws::visual

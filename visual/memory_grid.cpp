@@ -16,6 +16,7 @@
 #include "sim/rule_text.h"
 #include "visual/palette.h"
 #include "visual/text_fit.h"
+#include "visual/tooltip.h"
 
 namespace ws::visual {
 namespace {
@@ -520,7 +521,7 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
         const uint64_t addr = a.base + cell * m.cell_bytes;
         if (marks.count(sim::SectorIndex(addr)))
           hovered_ = {sim::LineIndex(addr), uint8_t(1u << (sim::SectorIndex(addr) % sim::kSectorsPerLine))};
-        ImGui::BeginTooltip();
+        BeginClearTooltip(scale);
         if (m.cells_per_elem > 1)
           ImGui::Text("%s[%llu], bytes %llu-%llu of its %u", a.name.c_str(), (unsigned long long)e,
                       (unsigned long long)(cell % m.cells_per_elem * m.cell_bytes),
@@ -562,7 +563,7 @@ float MemoryGridView::Draw(const ShownStep& shown_step, float height, float scal
         }
         if (touched == 0) ImGui::TextDisabled("not touched by the shown warps so far");
         if (touched > shown) ImGui::TextDisabled("  ... %d more", touched - shown);
-        ImGui::EndTooltip();
+        EndClearTooltip();
       }
     }
     ImGui::PopID();

@@ -518,5 +518,31 @@ TEST(Layout, BankSlotsStackUnderTheirHeader) {
   EXPECT_FLOAT_EQ(s.y, 100 + 30 + 3 * 10.0f);
 }
 
+// A tooltip beside the pointer's box (x - 16 .. x + 24, y - 8 .. y + 24 at scale 1), clear of the
+// cache view (keep_clear) where some side has room. Screen 1000x800, the cache view its right 400 px.
+TEST(Layout, ATooltipKeepsClearOfTheViewItsHoverLights) {
+  const Rect screen{0, 0, 1000, 800}, cache{600, 0, 400, 800};
+  const auto at = [](const Rect& r, float x, float y) { return r.x == x && r.y == y; };
+  // Nothing to keep clear of: right of the box, at the pointer's height (Dear ImGui's place).
+  EXPECT_TRUE(at(PlaceTooltip(100, 100, 200, 50, screen, Rect{}, 1), 124, 100));
+  // Right would reach the cache view (524 + 200 > 600): left of the box, 500 - 16 - 200.
+  EXPECT_TRUE(at(PlaceTooltip(500, 100, 200, 50, screen, cache, 1), 284, 100));
+  // 450x300 at (300, 700): right reaches the cache view, left leaves the screen, below too (724 +
+  // 300 > 800); above the box (692 - 300), slid left to end at the cache view (600 - 450).
+  EXPECT_TRUE(at(PlaceTooltip(300, 700, 450, 300, screen, cache, 1), 150, 392));
+  // 500x700 has no side: over the pointer, beside the cache view (its right edge at 600), and as
+  // low as the screen lets it (800 - 700).
+  EXPECT_TRUE(at(PlaceTooltip(300, 400, 500, 700, screen, cache, 1), 100, 100));
+  // 800 px wide cannot miss a cache view 600 px from the left: it covers the least of it, 200 px.
+  const Rect wide = PlaceTooltip(300, 400, 800, 100, screen, cache, 1);
+  EXPECT_EQ(wide.x, 0.0f);
+  EXPECT_TRUE(wide.y >= 0 && wide.y + wide.h <= 800);
+  // The room a tooltip may take: left of the cache view from a pointer there, right of it from
+  // one there, the screen's width from one inside it.
+  EXPECT_EQ(TooltipRoom(300, screen, cache), 600.0f);
+  EXPECT_EQ(TooltipRoom(300, screen, Rect{0, 0, 200, 800}), 800.0f);
+  EXPECT_EQ(TooltipRoom(700, screen, cache), 1000.0f);
+}
+
 }  // namespace
 }  // namespace ws::visual

@@ -18,17 +18,6 @@
 
 namespace ws::sim {
 
-namespace {
-
-struct BlockStream {
-  uint64_t block = 0;
-  uint32_t sm = 0;
-  std::vector<WarpStream> warps;
-  std::vector<uint8_t> cut;  // per warp: its stream ends before the warp did (CutWarp), else empty
-};
-
-}  // namespace
-
 struct MemoryHierarchy::Impl {
   const DeviceProfile& device;
   uint32_t registers;
@@ -47,11 +36,7 @@ struct MemoryHierarchy::Impl {
   std::function<void()> traced_final;         // WhenTracedFinal
   uint32_t code_bytes = kEmptyKernelCodeBytes;  // the kernel's code, read from DRAM once
   uint64_t wave_start = 0;  // first block of the wave being recorded
-  std::vector<BlockStream> blocks;  // the wave being recorded
-  // The memory the wave's streams hold (their vectors' capacity, bytes) and the most they may
-  // hold before they are spilled.
-  uint64_t buffered = 0, budget;
-  SpillFile spill;
+  WaveStreams streams;  // the wave being recorded
   std::vector<std::unique_ptr<SectorCache>> l1;  // per SM, made on first use
   std::unique_ptr<SectorCache> l2;
   // Time (memory_clock.h): sectors in flight to a merge group of SMs (key: sector x kMaxGroups +
@@ -76,7 +61,7 @@ struct MemoryHierarchy::Impl {
   Impl(const DeviceProfile& d, uint32_t regs, const LaunchShape& s, std::vector<Counters>* ps,
        Trace* t, int64_t tb, uint64_t buffer_bytes)
       : device(d), registers(regs ? regs : kDefaultRegistersPerThread), shape(s), per_site(ps),
-        trace(t), traced_block(tb), budget(buffer_bytes) {
+        trace(t), traced_block(tb), streams(buffer_bytes) {
     l2 = std::make_unique<SectorCache>(SectorCache::Config{device.l2_bytes, device.l2_ways});
     if (traced_block >= 0) traced_sm = SmOfBlock(device, uint64_t(traced_block));
   }
@@ -129,61 +114,23 @@ struct MemoryHierarchy::Impl {
       wave_start = block - block % residency.blocks_per_wave;
       if (traced_wave && traced_final && !Cancelled()) std::exchange(traced_final, {})();
     }
-    BlockStream b;
-    b.block = block;
-    b.sm = SmOfBlock(device, block);
-    b.warps.resize(warps);
-    blocks.push_back(std::move(b));
+    streams.Begin(block, SmOfBlock(device, block), warps);
   }
 
   void Record(const WarpInstruction& ins, int64_t trace_index, const uint64_t* given, int given_n) {
+    auto& blocks = streams.blocks();
     if (blocks.empty() || ins.warp >= blocks.back().warps.size()) return;
-    WarpStream& w = blocks.back().warps[ins.warp];
     uint64_t found[kWarpSize];
     const bool have = given && given_n >= 0;
     const int n = have ? given_n : DistinctSectors(ins, found);
     const uint64_t* s = have ? given : found;
     if (n == 0) return;
     if (trace_index >= 0) Note(traced_recorded, trace_index);
-    // The record is encoded here, then appended in one piece (not byte by byte).
-    uint8_t record[kMaxRecordBytes];
-    uint8_t* p = PutVarint(record, (uint64_t(ins.site) + 1) << 3 | uint64_t(ins.op) << 1 | (trace_index >= 0));
-    if (trace_index >= 0) p = PutVarint(p, uint64_t(trace_index));
-    p = PutVarint(p, uint64_t(n));
-    uint64_t& last = w.last[ins.site % kSiteSlots];
-    p = PutVarint(p, ZigZag(int64_t(s[0] - last)));
-    last = s[0];
-    for (int i = 1; i < n; ++i) p = PutVarint(p, s[i] - s[i - 1] - 1);
-    auto& b = w.bytes;
-    const size_t before = b.capacity();
-    b.insert(b.end(), record, p);
-    buffered += b.capacity() - before;
-    if (buffered > budget) Spill();
+    streams.Append(ins.warp, ins.site, uint32_t(ins.op), trace_index, s, n);
   }
 
   void Barrier() {
-    if (blocks.empty()) return;
-    for (auto& w : blocks.back().warps) {
-      const size_t before = w.bytes.capacity();
-      w.bytes.push_back(0);
-      buffered += w.bytes.capacity() - before;
-    }
-    if (buffered > budget) Spill();
-  }
-
-  // Moves every warp's records in memory to the end of the spill file (each warp's records
-  // stay in order: its chunks, then what it records next) and frees their memory.
-  void Spill() {
-    if (!spill.usable()) return;
-    for (auto& b : blocks)
-      for (auto& w : b.warps) {
-        if (w.bytes.empty()) continue;
-        uint64_t offset = 0;
-        if (!spill.Append(w.bytes.data(), w.bytes.size(), &offset)) return;  // keep them here
-        w.spilled.push_back({offset, w.bytes.size()});
-        buffered -= w.bytes.capacity();
-        std::vector<uint8_t>().swap(w.bytes);
-      }
+    if (!streams.blocks().empty()) streams.Barrier();
   }
 
   static void Note(std::vector<uint8_t>& v, int64_t i) {
@@ -192,10 +139,9 @@ struct MemoryHierarchy::Impl {
   }
 
   void CutWarp(uint32_t warp) {
+    auto& blocks = streams.blocks();
     if (blocks.empty() || warp >= blocks.back().warps.size()) return;
-    auto& cut = blocks.back().cut;
-    cut.resize(blocks.back().warps.size(), 0);
-    cut[warp] = 1;
+    streams.Cut(warp);
     any_cut = true;
   }
 
@@ -235,7 +181,7 @@ struct MemoryHierarchy::Impl {
         if (c.window.empty()) c.window.resize(kWindowBytes);
         if (left) std::memmove(c.window.data(), c.p, left);
         const size_t take = size_t(std::min<uint64_t>(kWindowBytes - left, k.bytes - c.chunk_read));
-        spill.Read(k.offset + c.chunk_read, c.window.data() + left, take);
+        streams.spill().Read(k.offset + c.chunk_read, c.window.data() + left, take);
         c.chunk_read += take;
         c.p = c.window.data();
         c.end = c.p + left + take;
@@ -256,6 +202,7 @@ struct MemoryHierarchy::Impl {
   bool Cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
 
   void Replay() {
+    auto& blocks = streams.blocks();
     if (blocks.empty()) return;
     ++waves;
     const uint64_t wave = WaveOfBlock(residency, blocks.front().block);
@@ -357,8 +304,7 @@ struct MemoryHierarchy::Impl {
     }
     clock = end;
     for (uint32_t bi = 0; bi < blocks.size(); ++bi) slot_end[bi] = std::max(slot_end[bi], block_end[bi]);
-    blocks.clear();
-    buffered = 0;
+    streams.Clear();
   }
 
   // The L1 set and the l1_fill slot of the first sector of the warp's next record (decoded, not
@@ -553,7 +499,7 @@ struct MemoryHierarchy::Impl {
   // ---- finish ----
   void Finish(uint64_t shared_bytes) {
     Fix(shared_bytes);
-    if (Cancelled()) blocks.clear();  // nothing more is replayed: the user asked to stop
+    if (Cancelled()) streams.Clear();  // nothing more is replayed: the user asked to stop
     Replay();
     trace->caches.waves = waves;
     if (any_cut) {

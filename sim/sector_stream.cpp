@@ -1,4 +1,6 @@
-// The spill file of the recorded sector streams (sector_stream.h): an unlinked temporary file.
+// The recorded sector streams (sector_stream.h): the spill file, an unlinked temporary file, and
+// a wave's streams as they are recorded.
+// Section index: spill file · a wave's streams
 #include "sim/sector_stream.h"
 
 #include <fcntl.h>
@@ -9,6 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ws::sim {
 
@@ -54,6 +57,65 @@ bool SpillFile::Open() {
   }
   failed_ = fd_ < 0;
   return !failed_;
+}
+
+// ---- a wave's streams ---------------------------------------------------------------------
+void WaveStreams::Begin(uint64_t block, uint32_t sm, uint32_t warps) {
+  BlockStream b;
+  b.block = block;
+  b.sm = sm;
+  b.warps.resize(warps);
+  blocks_.push_back(std::move(b));
+}
+
+void WaveStreams::Append(uint32_t warp, uint32_t site, uint32_t op, int64_t trace_index, const uint64_t* s, int n) {
+  WarpStream& w = blocks_.back().warps[warp];
+  uint8_t record[kMaxRecordBytes];
+  uint8_t* p = PutVarint(record, (uint64_t(site) + 1) << 3 | uint64_t(op) << 1 | (trace_index >= 0));
+  if (trace_index >= 0) p = PutVarint(p, uint64_t(trace_index));
+  p = PutVarint(p, uint64_t(n));
+  uint64_t& last = w.last[site % kSiteSlots];
+  p = PutVarint(p, ZigZag(int64_t(s[0] - last)));
+  last = s[0];
+  for (int i = 1; i < n; ++i) p = PutVarint(p, s[i] - s[i - 1] - 1);
+  auto& b = w.bytes;
+  const size_t before = b.capacity();
+  b.insert(b.end(), record, p);
+  buffered_ += b.capacity() - before;
+  if (buffered_ > budget_) Spill();
+}
+
+void WaveStreams::Barrier() {
+  for (auto& w : blocks_.back().warps) {
+    const size_t before = w.bytes.capacity();
+    w.bytes.push_back(0);
+    buffered_ += w.bytes.capacity() - before;
+  }
+  if (buffered_ > budget_) Spill();
+}
+
+void WaveStreams::Cut(uint32_t warp) {
+  auto& cut = blocks_.back().cut;
+  cut.resize(blocks_.back().warps.size(), 0);
+  cut[warp] = 1;
+}
+
+void WaveStreams::Clear() {
+  blocks_.clear();
+  buffered_ = 0;
+}
+
+void WaveStreams::Spill() {
+  if (!spill_.usable()) return;
+  for (auto& b : blocks_)
+    for (auto& w : b.warps) {
+      if (w.bytes.empty()) continue;
+      uint64_t offset = 0;
+      if (!spill_.Append(w.bytes.data(), w.bytes.size(), &offset)) return;  // keep them here
+      w.spilled.push_back({offset, w.bytes.size()});
+      buffered_ -= w.bytes.capacity();
+      std::vector<uint8_t>().swap(w.bytes);
+    }
 }
 
 }  // namespace ws::sim

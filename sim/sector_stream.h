@@ -1,5 +1,7 @@
-// A warp's recorded global sectors as a compact byte stream (varint deltas), and the temporary
-// file that takes a wave's streams when they outgrow their memory budget (sim/hierarchy.cpp).
+// A warp's recorded global sectors as a compact byte stream (varint deltas), the temporary file
+// that takes a wave's streams when they outgrow their memory budget, and the wave's streams
+// block by block as the cache model records them (its replay reads them: sim/hierarchy.cpp).
+// Section index: stream encoding · spill file · a wave's streams
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -74,6 +76,45 @@ class SpillFile {
   int fd_ = -1;
   bool failed_ = false;
   uint64_t end_ = 0;
+};
+
+// ---- a wave's streams ---------------------------------------------------------------------
+struct BlockStream {
+  uint64_t block = 0;
+  uint32_t sm = 0;
+  std::vector<WarpStream> warps;
+  std::vector<uint8_t> cut;  // per warp: its stream ends before the warp did (Cut), else empty
+};
+
+// The streams of the wave being recorded, one block after another. They hold at most `budget`
+// bytes of memory (their vectors' capacity): beyond it every warp's records in memory move to the
+// end of the spill file, each warp's records staying in order (its chunks, then what it records
+// next), and stay in memory if no file can be written.
+class WaveStreams {
+ public:
+  explicit WaveStreams(uint64_t budget) : budget_(budget) {}
+  WaveStreams(const WaveStreams&) = delete;
+  WaveStreams& operator=(const WaveStreams&) = delete;
+
+  std::vector<BlockStream>& blocks() { return blocks_; }
+  const SpillFile& spill() const { return spill_; }
+  void Begin(uint64_t block, uint32_t sm, uint32_t warps);
+  // One record of warp `warp` of the last block begun: its site, op (sim::Op), trace index (-1:
+  // not traced) and n >= 1 distinct sectors in ascending order. Encoded here, then appended in
+  // one piece (not byte by byte).
+  void Append(uint32_t warp, uint32_t site, uint32_t op, int64_t trace_index, const uint64_t* sectors, int n);
+  // Every warp of the last block begun reached a barrier.
+  void Barrier();
+  // Warp `warp` of the last block begun stops recording before it ends (a prefix pass).
+  void Cut(uint32_t warp);
+  // The wave was replayed: its streams go.
+  void Clear();
+
+ private:
+  void Spill();
+  std::vector<BlockStream> blocks_;
+  uint64_t buffered_ = 0, budget_;
+  SpillFile spill_;
 };
 
 }  // namespace ws::sim

@@ -13,6 +13,7 @@
 #include "sim/dialect.h"
 #include "sim/engine.h"
 #include "toolchain/trace_codec.h"
+#include "tests/filler_inputs.h"
 
 namespace parallel {
 using namespace ::ws::dialect;
@@ -179,12 +180,7 @@ Outcome RunWith(uint32_t threads, Body body) {
   return r;
 }
 
-std::vector<float> Inputs(size_t n) {
-  std::vector<float> v(n);
-  uint32_t x = 12345;
-  for (auto& f : v) f = float((x = x * 1103515245u + 12345u) >> 8) / float(1 << 24) - 0.5f;  // not zeros
-  return v;
-}
+std::vector<float> Inputs(size_t n) { return ::ws::test_inputs::FillerFloats(n); }
 
 template <class Body>
 void ExpectSameOnOneTwoAndFour(Body body, uint32_t expect_threads, const char* expect_note = "") {

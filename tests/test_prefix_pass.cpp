@@ -14,6 +14,7 @@
 #include "sim/device_profile.h"
 #include "sim/dialect.h"
 #include "sim/engine.h"
+#include "tests/filler_inputs.h"
 
 namespace prefix {
 using namespace ::ws::dialect;
@@ -286,12 +287,7 @@ Launched RunWithPass(LaunchOptions o, Body body) {
   return r;
 }
 
-std::vector<float> Inputs(size_t n) {
-  std::vector<float> v(n);
-  uint32_t x = 12345;
-  for (auto& f : v) f = float((x = x * 1103515245u + 12345u) >> 8) / float(1 << 24) - 0.5f;  // not zeros
-  return v;
-}
+std::vector<float> Inputs(size_t n) { return ::ws::test_inputs::FillerFloats(n); }
 
 TEST(PrefixPass, KernelsOutsideTheCatalogDivergingWithBarriersAndTextbookOnesAreExact) {
   Counts counts;

@@ -240,13 +240,30 @@ void L1CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
     // What the sets show, and what they leave out.
     std::string note = step_sets.empty() ? "the step touches no line held here" : "the step's sets, newest way first";
     if (lines_not_held > 0) note += " \xc2\xb7 " + std::to_string(lines_not_held) + (lines_not_held == 1 ? " line" : " lines") + " not held";
-    // Beside the swatches where it fits (a line of height more for the sets), else below them.
+    // Beside the swatches, the first wording that fits whole there (the sets keep the height: the
+    // cache column at scale 2 has room beside "d" for "newest way first" alone); where none does
+    // (beside two arrays' swatches there), none: a line under them would cost a row of sets. With no
+    // swatches, or no sets to show, under them, wrapped where it is wider than the view.
+    std::vector<std::string> wordings = {note + " \xc2\xb7 bar: served from \xc2\xb7 yellow: arrived", note};
+    if (!step_sets.empty()) wordings.insert(wordings.end(), {"newest way first", "newest first"});
     const float beside = avail_w - x - style.ItemSpacing.x;
-    std::string notes = x > 0 ? FitText({note + " \xc2\xb7 bar: served from \xc2\xb7 yellow: arrived", note}, beside) : "";
-    if (!notes.empty() && ImGui::CalcTextSize(notes.c_str()).x <= FitWidth(beside)) ImGui::SameLine();
-    else notes = FitText({note + " \xc2\xb7 bar: served from \xc2\xb7 yellow: arrived", note, "the step's sets"}, avail_w);
-    ImGui::TextDisabled("%s", notes.c_str());
-    if (ImGui::IsItemHovered()) {
+    std::string notes;
+    for (const std::string& w : wordings)
+      if (x > 0 && notes.empty() && ImGui::CalcTextSize(w.c_str()).x <= FitWidth(beside)) notes = w;
+    bool shown = true;
+    if (!notes.empty()) {
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", notes.c_str());
+    } else if (x == 0 || step_sets.empty()) {
+      for (const std::string& w : wordings)
+        if (notes.empty() && ImGui::CalcTextSize(w.c_str()).x <= FitWidth(avail_w)) notes = w;
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("%s", notes.empty() ? note.c_str() : notes.c_str());
+      ImGui::PopTextWrapPos();
+    } else {
+      shown = false;
+    }
+    if (shown && ImGui::IsItemHovered()) {
       const std::string tip =
           "Large: the sets holding a line the step touches (sets where a line arrived first), one row each: a box\n"
           "per way, the most recently used on the left and the oldest (the next to leave) on the right, split into\n"

@@ -158,7 +158,9 @@ void L2CacheView::Draw(const ShownStep& shown_step, float height, float scale, s
                         sim::kSectorBytes, did.c_str());
     const std::string note = rows.empty() ? (lines.empty() ? "L1 served the whole step" : "")
                                           : "the step's sets, newest way first";
-    const std::string notes = FitText({note + " \xc2\xb7 bar: served from \xc2\xb7 yellow: from DRAM", note}, avail_w);
+    // (the cache column at scale 2 has room for the rows' order alone)
+    const std::string notes =
+        FitText({note + " \xc2\xb7 bar: served from \xc2\xb7 yellow: from DRAM", note, rows.empty() ? note : "newest way first"}, avail_w);
     ImGui::TextDisabled("%s", notes.c_str());
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip(

@@ -123,6 +123,11 @@ TEST(LitTogether, AMarksTooltipLeavesTheLitSlotAndTheCacheViewInSight) {
     SCOPED_TRACE(name);
     const std::string cache = c.side == "l1" ? "L1" : "L2";
     const nlohmann::json plain = Shoot("tip_plain_" + name, c.side, "", c.size, c.scale, c.present);
+    ASSERT_TRUE(plain.is_object());
+    // The cache view's lines whole: its note read "the step's sets, …" in the column at scale 2.
+    for (const auto& t : plain["text"])
+      if (t["window"].get<std::string>().find(c.side + "##view") != std::string::npos)
+        EXPECT_EQ(t["text"].get<std::string>().find("\xe2\x80\xa6"), std::string::npos) << "cut: " << t["text"];
     for (const std::string pane : {"A", "B"}) {
       SCOPED_TRACE("pointer on " + pane + "'s mark");
       const std::string pointer = OverFirstMark(plain, pane);

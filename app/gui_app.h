@@ -214,6 +214,8 @@ class Gui : private KeyTarget {
   // gui_pane.cpp: one pane's title, cost, lanes, note, memory grid and banks
   void DrawPane(Pane& p, float width, float height);
   static bool StepTouchesTile(const Pane& p);  // a shared array of more than 2 rows of cells
+  const std::string& SourceText(const Pane& p) const;  // the kernel source its views show
+  void DrawExcerpt(const Pane& p);  // presenter mode: the step's source lines under the picture
   // gui_lesson.cpp: the slide's step once its panes are simulated; its caption
   void ApplyPendingSlide();
   void DrawCaption();

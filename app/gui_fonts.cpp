@@ -33,8 +33,9 @@ void Gui::LoadFonts() {
     io.Fonts->AddFontDefault(&def);
     if (message_.empty()) message_ = "DejaVu fonts not found (apt install fonts-dejavu-core): using the built-in font";
   }
+  // The code at the body text's size: presenter mode's source excerpt keeps every text >= 3 % of the height.
   mono_ = std::filesystem::exists(dir + "DejaVuSansMono.ttf")
-              ? io.Fonts->AddFontFromFileTTF((dir + "DejaVuSansMono.ttf").c_str(), 15.0f * scale_, &cfg, ranges)
+              ? io.Fonts->AddFontFromFileTTF((dir + "DejaVuSansMono.ttf").c_str(), 16.0f * scale_, &cfg, ranges)
               : nullptr;
   big_ = std::filesystem::exists(dir + "DejaVuSans-Bold.ttf")
              ? io.Fonts->AddFontFromFileTTF((dir + "DejaVuSans-Bold.ttf").c_str(), 19.0f * scale_, &cfg, ranges)

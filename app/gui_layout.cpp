@@ -245,6 +245,14 @@ void Gui::DrawCacheColumn(float width, float height) {
   ImGui::EndChild();
 }
 
+// The pane's kernel source as the views show it: a kernel file whose build failed as saved, else
+// the text the counters come from.
+const std::string& Gui::SourceText(const Pane& p) const {
+  const std::string& path = p.variant.variant->source;
+  const auto problem = file_problems_.find(path);
+  return problem != file_problems_.end() ? problem->second.text : kernels::KernelSource(path);
+}
+
 // Beside the panes: the focused pane's source above four tabs, the timings with the counters,
 // the memory chart, the L1 of the shown block's SM and the L2 sets the step looked up.
 void Gui::DrawSidePanel(float right_w, float body_h) {
@@ -265,14 +273,11 @@ void Gui::DrawSidePanel(float right_w, float body_h) {
       beside.kernel = &f.compiled->kernel;
     }
   }
-  if (problem != file_problems_.end()) {
-    std::vector<visual::SourceMark> marks;
+  std::vector<visual::SourceMark> marks;
+  if (problem != file_problems_.end())
     for (const auto& d : problem->second.diagnostics) marks.push_back({d.line, d.severity + ": " + d.message});
-    f.source.Draw(f.shown_step, path, problem->second.text, source_h, scale_, mono_, &marks, f.compiled ? &beside : nullptr);
-  } else {
-    f.source.Draw(f.shown_step, path, kernels::KernelSource(path), source_h, scale_, mono_, nullptr,
-                  f.compiled ? &beside : nullptr);
-  }
+  f.source.Draw(f.shown_step, path, SourceText(f), source_h, scale_, mono_, problem != file_problems_.end() ? &marks : nullptr,
+                f.compiled ? &beside : nullptr);
   ImGui::BeginChild("counters##side", ImVec2(0, 0), true);
   DrawWholeLaunch();
   // Four tabs: the timings with the counters, the memory chart, the L1 of the shown block's SM

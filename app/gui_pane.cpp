@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "visual/source_excerpt.h"
 #include "visual/text_fit.h"
 
 namespace ws::app {
@@ -20,6 +21,13 @@ bool Gui::StepTouchesTile(const Pane& p) {
     return false;
   const auto& a = p.outcome->trace.arrays[size_t(focus->array)];
   return visual::MapCells(a.rows, a.cols, a.count, a.elem_bytes).shape.rows > 2;
+}
+
+// Presenter mode has no source view: the room the picture leaves under it (in the pane, or in
+// the arrays' column beside the banks) shows the step's line and those around it.
+void Gui::DrawExcerpt(const Pane& p) {
+  visual::DrawSourceExcerpt(p.shown_step, SourceText(p), ImGui::GetContentRegionAvail().y - ImGui::GetStyle().WindowPadding.y * 0.5f,
+                            mono_, &placed_);
 }
 
 void Gui::DrawPane(Pane& p, float width, float height) {
@@ -199,6 +207,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       // (Each scrolls where its least cells or marks run past the pane: a 720-line window at scale 2.)
       ImGui::BeginChild("arrays##pane", ImVec2(w - banks_w - gap, rest), false);
       p.grid.Draw(p.shown_step, rest, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, true);
+      if (present_) DrawExcerpt(p);
       ImGui::EndChild();
       ImGui::SameLine(0.0f, gap);
       ImGui::BeginChild("banks##pane", ImVec2(0, rest), false);
@@ -216,6 +225,7 @@ void Gui::DrawPane(Pane& p, float width, float height) {
       const float grid_h = p.grid.Draw(p.shown_step, grid_room, scale_, &placed_, Compare() ? &grid_plan_ : nullptr, hall);
       if (shared)
         p.banks.Draw(p.shown_step, hall ? std::max(rest - grid_h - style.ItemSpacing.y, banks_h) : banks_h, scale_, &placed_, hall);
+      if (present_) DrawExcerpt(p);
     }
   }
   // What is seen of the pane ends half a padding above its bottom edge.

@@ -10,7 +10,7 @@ find_path(WS_STB_INCLUDE stb_image_write.h PATH_SUFFIXES stb REQUIRED)
 add_library(ws_visual STATIC
   visual/layout.cpp visual/palette.cpp visual/steps.cpp visual/stepping.cpp
   visual/memory_grid.cpp visual/memory_plan_share.cpp visual/warp_lanes.cpp visual/banks.cpp
-  visual/source_view.cpp visual/counters.cpp visual/timeline.cpp visual/fault_banner.cpp
+  visual/source_view.cpp visual/source_excerpt.cpp visual/counters.cpp visual/timeline.cpp visual/fault_banner.cpp
   visual/legend.cpp visual/glossary.cpp visual/memory_chart.cpp visual/l1_state.cpp visual/l1_view.cpp
   visual/l2_view.cpp visual/tooltip.cpp)
 target_link_libraries(ws_visual PUBLIC ws_sim PkgConfig::WS_IMGUI OpenGL::GL)

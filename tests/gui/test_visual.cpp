@@ -1,6 +1,6 @@
 // The views' pure rules beside the layout (tests/gui/test_visual_layout.cpp): how banks are counted,
 // how stepping by iteration moves, timings, fault banners, the memory grid's counts, counters'
-// columns, the palette and the memory chart. Expected values worked out by hand.
+// columns, the palette, the memory chart and presenter mode's source excerpt. Expected values worked out by hand.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,6 +14,7 @@
 #include "visual/memory_chart.h"
 #include "visual/memory_grid.h"
 #include "visual/palette.h"
+#include "visual/source_excerpt.h"
 #include "visual/warp_lanes.h"
 #include "visual/steps.h"
 
@@ -342,6 +343,44 @@ namespace {
 
 // The chart's requests and sectors are the simulator's counters (through sim::Metrics): set by
 // hand here, read back per op; atomics (ATOM + RED) are added together.
+// Ten lines: 1 "a", 2 "", 3 "b", ..., with a blank line 2 and line 9.
+const char* kTenLines = "a\n\nb\nc\nd\ne\nf\ng\n\nh\n";
+
+TEST(SourceExcerpt, CentredOnTheStepsLineTheEvenCountsExtraLineBelow) {
+  // 3 rows at line 5: 4..6. 4 rows at line 5: one above (4), two below (6, 7).
+  EXPECT_EQ(ExcerptAround(kTenLines, 5, 3).first, 4u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 5, 3).last, 6u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 5, 4).first, 4u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 5, 4).last, 7u);
+  // One row: the line alone.
+  EXPECT_EQ(ExcerptAround(kTenLines, 7, 1).first, 7u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 7, 1).last, 7u);
+}
+
+TEST(SourceExcerpt, KeepsInsideTheTextAndDropsBlankEnds) {
+  // Line 1 with 3 rows: 1..3, none before the first line.
+  EXPECT_EQ(ExcerptAround(kTenLines, 1, 3).first, 1u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 1, 3).last, 3u);
+  // Line 10 (the last; the final newline adds none) with 4 rows: 7..10, and 9 is inside.
+  EXPECT_EQ(ExcerptAround(kTenLines, 10, 4).first, 7u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 10, 4).last, 10u);
+  // Line 3 with 3 rows is 2..4, whose blank line 2 at the top goes: 3..4.
+  EXPECT_EQ(ExcerptAround(kTenLines, 3, 3).first, 3u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 3, 3).last, 4u);
+  // Line 8 with 3 rows: 7..9, blank 9 at the bottom goes.
+  EXPECT_EQ(ExcerptAround(kTenLines, 8, 3).last, 8u);
+  // More rows than lines: the whole text.
+  EXPECT_EQ(ExcerptAround(kTenLines, 4, 40).first, 1u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 4, 40).last, 10u);
+}
+
+TEST(SourceExcerpt, NoLineNoRowsOrALinePastTheTextShowNothing) {
+  EXPECT_EQ(ExcerptAround(kTenLines, 0, 3).first, 0u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 11, 3).first, 0u);
+  EXPECT_EQ(ExcerptAround(kTenLines, 4, 0).first, 0u);
+  EXPECT_EQ(ExcerptAround("", 1, 3).first, 0u);
+}
+
 TEST(MemoryChart, FlowCarriesTheSimulatorsRequestsAndSectorsPerOp) {
   sim::Counters c;
   c.global_requests[0] = 16384;  // ld

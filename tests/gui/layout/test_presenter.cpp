@@ -60,17 +60,15 @@ TEST(LayoutRules, UntouchedNamesShareTheTilesLabelLine) {
 }
 
 // Presenter mode leaves no empty band: in each pane, the tallest stretch of its height that none of
-// its drawn items (cells, labels, lanes, banks, badge) nor its text reaches is at most kBandShare of
-// the pane. pairs v2 beside v2_diagonal at the broadcast ("pairs+broadcast", 1280x720) left 259 of
-// B's 605 px (43 %) under the banks, beside which _b's one row of 32 cells was 10 px: the banks go
-// beside the arrays only for a tile of many rows, and B's band is then 170 px (28 %), its one row
-// of bank marks under _b at 18 px: all that B's step draws; with marks up to two lines tall in the
-// hall (a stack of one mark, 45 px), 147 px (24 %); 152 px (25.2 %) now, the most left on the shots
-// (_b has one slot in A and B, and A's 32-mark stack takes A's height). pairs v1 beside v2 at step 0
-// left 27 % of A's pane under b, whole in 8 rows of 18 px as wide as the pane: the hall now draws
-// the step's footprint up to twice the legible cell (PlanArray::fill), b in rows of half a line at
-// 37 px (1280x720) and 49 px (1920x1080), and 21 % is left (A under B's shorter room: B's warning).
-constexpr float kBandShare = 0.26f;
+// its drawn items (cells, labels, lanes, banks, badge, source lines) nor its text reaches is at most
+// kBandShare of the pane. A picture as wide as the pane (a warp's 32 lanes, pairs' 32-float _b, a
+// row of 32 bank marks) is short, and the other pane's taller picture (a 32-mark stack) or taller
+// header (a warning) decides the rows the two share: pairs v2 beside v2_diagonal at the broadcast
+// left 152 of B's 605 px (25.2 %, 1280x720) under its one row of bank marks, pairs v1 beside v2 at
+// step 0 21 % of A's pane under b. The room under the picture now shows the step's source lines
+// (visual/source_excerpt.h): 10 % is the most left on the shots (divergence's last step, B at
+// 1280x720 scale 2: 51 px, less than a row of source at that scale).
+constexpr float kBandShare = 0.12f;
 TEST(LayoutRules, PresenterModeLeavesNoEmptyBand) {
   JudgeEveryLayout("presenter_band", [](const Shot& s, Failures& failed) {
     if (!s.config.present) return;

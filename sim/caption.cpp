@@ -109,16 +109,17 @@ CaptionParts Describe(const WarpInstruction& focus, const Sum& s) {
   if (atomic && focus.space == Space::Shared && focus.add == AtomicAdd::Float && s.most_on_one_address > 1)
     details.push_back("a float atomicAdd on shared memory is a compare-and-swap loop: " +
                       std::to_string(s.most_on_one_address) + " rounds of a load and a CAS");
-  // One warp: its request's distinct lines and sectors. A whole block: the sectors its requests
-  // ask for (as ncu counts them, a sector once per request) apart from the distinct sectors and
-  // lines they all fall in (what the picture outlines).
+  // One warp: its request's distinct lines and sectors. Where the sectors asked for are more than
+  // the distinct ones (a whole block's requests; one warp's serialised atomics, a sector per lane
+  // as ncu counts them): the sector requests apart from the distinct sectors and lines they all
+  // fall in (what the picture outlines).
   const char* sector_one = block ? "sector request" : "sector";
   const char* sector_many = block ? "sector requests" : "sectors";
   if (focus.space == Space::Global) {
     auto& cost = atomic ? details : head;
     const std::string ideal = " (ideal " + std::to_string(s.ideal_sectors) + ")";
-    if (block) {
-      cost.push_back(Plural(s.sectors, sector_one, sector_many) + ideal + " to " +
+    if (block || s.sectors != s.distinct_sectors) {
+      cost.push_back(Plural(s.sectors, "sector request", "sector requests") + ideal + " to " +
                      Plural(s.distinct_sectors, "distinct sector", "distinct sectors") + " in " +
                      Plural(s.distinct_lines, "distinct line", "distinct lines"));
     } else {

@@ -77,9 +77,10 @@ TEST(Caption, SameAddressAtomicFrom32LanesIsSerialised) {
   WarpInstruction ins = Global(0x1000, 0);
   ins.op = Op::Atomic;
   Analyze(ins);
-  // One sector touched, 32 lanes on its one address: 32 sectors; nothing serialised: 1.
-  EXPECT_EQ(Caption(ins), "32 atomic updates to one address: serialised" + kDot + "1 line" + kDot +
-                              "32 sectors (ideal 1)");
+  // One sector touched, 32 lanes on its one address: 32 sector requests (one a lane, as ncu
+  // counts them) to that 1 sector in 1 line; nothing serialised: 1.
+  EXPECT_EQ(Caption(ins), "32 atomic updates to one address: serialised" + kDot +
+                              "32 sector requests (ideal 1) to 1 distinct sector in 1 distinct line");
 }
 
 TEST(Caption, SharedFloatAtomicAddSaysItIsACompareAndSwapLoop) {

@@ -274,7 +274,8 @@ TEST(GuiPixels, FollowByRoleShowsTheOtherKernelsStoreOfTheSameArray) {
 // The cost badge on a 1280x720 projector at scales 1.5 and 2: pairs v2 against v3, each at its
 // last instruction (step 200 is past both ends), the atomicAdd of the warp's sum to ans. v2: all
 // 32 lanes add to ans itself, one 4-byte word in one line: the 32 float updates serialised, and
-// the hardware counts each of them as a sector (docs/FIDELITY.md, Atomics): 32 sectors, ideal 1.
+// the hardware counts each of them as a sector (docs/FIDELITY.md, Atomics): 32 sector requests to
+// 1 distinct sector, ideal 1.
 // v3: after the shuffle only lane 0 adds. Both: the atomic is performed at L2 on ans's one
 // sector, which no warp touched before; the 64 one-warp blocks run in one wave and take turns
 // block 0 first, every warp issuing the same instructions, so block 0's warp is the first to
@@ -289,7 +290,8 @@ TEST(GuiPixels, CostBadgeSaysTheAtomicLessonAndFitsItsPane) {
     const nlohmann::json* legend = s.Find("", "legend", "lanes");
     ASSERT_NE(legend, nullptr);
     const std::map<std::string, std::string> want = {
-        {"A", "32 atomic updates to one address: serialised" + dot + "1 line" + dot + "32 sectors (ideal 1)" + dot +
+        {"A", "32 atomic updates to one address: serialised" + dot +
+                  "32 sector requests (ideal 1) to 1 distinct sector in 1 distinct line" + dot +
                   "1 sector updated at L2: 1 from DRAM"},
         {"B", "1 of 32 lanes active" + dot + "1 atomic update: nothing to serialise" + dot + "1 line" + dot +
                   "1 sector (ideal 1)" + dot + "1 sector updated at L2: 1 from DRAM"}};

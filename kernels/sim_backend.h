@@ -50,7 +50,21 @@ class SimBackend {
   template <class K, class... A>
   void Launch(dialect::dim3 grid, dialect::dim3 block, size_t shared_bytes, K kernel, A... args) {
     engine_.Run({{grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, uint32_t(std::min<size_t>(shared_bytes, UINT32_MAX))},
-                [=] { kernel(args...); });
+                [=] { kernel(args...); }, ConstArrays(kernel, args...));
+  }
+
+  // The arrays a kernel function takes only as Global<const T> parameters (none passed to it as a
+  // Global<T> too), which its blocks cannot store to; none for a kernel that is not a function.
+  template <class K, class... A>
+  static std::vector<int> ConstArrays(K, const A&...) { return {}; }
+  template <class... P, class... A> requires(sizeof...(P) == sizeof...(A))
+  static std::vector<int> ConstArrays(void (*)(P...), const A&... args) {
+    std::vector<int> taken_const, writable;
+    (Classify<std::remove_cvref_t<P>>(args, taken_const, writable), ...);
+    std::sort(taken_const.begin(), taken_const.end());
+    taken_const.erase(std::unique(taken_const.begin(), taken_const.end()), taken_const.end());
+    std::erase_if(taken_const, [&](int id) { return std::find(writable.begin(), writable.end(), id) != writable.end(); });
+    return taken_const;
   }
 
   template <class T>
@@ -62,6 +76,18 @@ class SimBackend {
   }
 
  private:
+  template <class T> struct GlobalParam : std::false_type {};
+  template <class T> struct GlobalParam<dialect::Global<T>> : std::true_type {
+    static constexpr bool kConst = std::is_const_v<T>;
+  };
+  // An argument passed as parameter P: an array taken const, or writable.
+  template <class P, class A>
+  static void Classify(const A& arg, std::vector<int>& taken_const, std::vector<int>& writable) {
+    if constexpr (GlobalParam<A>::value) {
+      if constexpr (GlobalParam<P>::value && GlobalParam<P>::kConst) taken_const.push_back(arg.array());
+      else writable.push_back(arg.array());
+    }
+  }
   std::vector<unsigned char>& Store(size_t n) { return storage_.emplace_back(n); }
   template <class T>
   dialect::Global<T> Bind(std::string name, std::string type, std::vector<unsigned char>& bytes,

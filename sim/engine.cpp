@@ -259,8 +259,12 @@ int Engine::BindGlobal(std::string name, std::string type, uint32_t elem_bytes, 
 
 const ArrayInfo& Engine::Array(int id) const { return impl_->trace.arrays.at(id); }
 
-bool Engine::Run(const LaunchShape& s, std::function<void()> body) {
+bool Engine::Run(const LaunchShape& s, std::function<void()> body, const std::vector<int>& const_arrays) {
   auto& e = *impl_;
+  e.const_arrays.clear();
+  for (int id : const_arrays)
+    if (id >= 0 && size_t(id) < e.trace.arrays.size() && e.trace.arrays[size_t(id)].space == Space::Global)
+      e.const_arrays.push_back(id);
   const auto t0 = e.run_start = std::chrono::steady_clock::now();
   e.trace.shape = s;
   const DeviceProfile& device = e.Device();

@@ -123,7 +123,10 @@ class Engine {
   // Runs `body` (which calls the kernel) for every thread of the launch. Returns false if the
   // launch was refused (over a limit), stopped by a fault in the kernel (stack overflow,
   // arithmetic trap, no progress) or cancelled; the reason is in the trace's findings.
-  bool Run(const LaunchShape& shape, std::function<void()> body);
+  // `const_arrays`: ids of global arrays the kernel takes only through const pointers
+  // (Global<const T>), which its blocks do not store to: on several threads their loads need no
+  // check (a store to one found anyway runs the launch again on one thread).
+  bool Run(const LaunchShape& shape, std::function<void()> body, const std::vector<int>& const_arrays = {});
 
   const Trace& trace() const;
   Trace TakeTrace();
@@ -207,6 +210,9 @@ struct LineSites {
 struct ShadowWords {
   static constexpr uint32_t kWritten = 1u << 31, kShared = 1u << 30, kBlock = kShared - 1;
   static uint32_t Tag(uint32_t block) { return (block + 1) & kBlock; }
+  // Whether `array` (an id below 64) is one the kernel takes only as Global<const T>
+  // (Engine::Run's const_arrays): no block stores to it, so a load of it needs no check.
+  WS_INLINE bool Const(int array) const { return uint32_t(array) < 64 && (const_arrays >> array & 1); }
   // True when a load or store of one word needs nothing more: a word this block wrote, or (a
   // load) one it read or several blocks only read. `tag`: Tag(block).
   // (An address below base_ wraps to an offset past words_.)
@@ -218,6 +224,7 @@ struct ShadowWords {
   }
   uint64_t base_ = 0, words_ = 0;
   uint32_t* shadow_ = nullptr;
+  uint64_t const_arrays = 0;  // bit i: array id i is const
 };
 
 // Per thread (fiber) state. The dialect reads thread_idx & co. through t_current.
@@ -299,19 +306,25 @@ void ReportOutOfBounds(ThreadCtx& t, std::source_location loc, int array, int64_
 void ReportMisaligned(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                       uint32_t width);
 
-// A global access in a launch on several threads that is not ShadowWords::Settled (or an atomic):
-// leaves the block if it would make blocks see each other (sim/parallel_run.h), before the access
-// is made.
+// A global access in a launch on several threads that is not ShadowWords::Settled (or an atomic),
+// nor a load of a const array: leaves the block if it would make blocks see each other
+// (sim/parallel_run.h), before the access is made.
 void CheckGlobal(ThreadCtx& t, uint64_t addr, uint32_t width, Op op);
 
 // `add`: an atomicAdd and its type (see WarpInstruction::add).
 WS_INLINE inline void RecordGlobal(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                          uint32_t width, Op op, bool is_volatile = false, AtomicAdd add = AtomicAdd::No) {
   if (t.shadow) [[unlikely]] {
-    // A call only past the common case: a load and a compare here, 43 instructions an access
-    // with the call (callgrind, stats shortcut/v1 --n 128 on two threads).
-    if (op == Op::Atomic || op == Op::Reduction || !t.shadow->Settled(addr, width, op == Op::Store, t.shadow_tag))
+    // A call only past the common cases: a load of a const array (a bit test; its word is not
+    // read: a load that missed the L1 on most accesses, docs/PERFORMANCE.md), or a word this block
+    // touched already (a load and a compare here; 43 instructions an access with the call,
+    // callgrind, stats shortcut/v1 --n 128 on two threads). CheckGlobal takes no array: passing
+    // it spilled shortcut/v1's running minimum to the stack on one thread too.
+    if (op == Op::Load && t.shadow->Const(array)) {
+      // Nothing to mark: no block writes the array (a store to it is found by CheckGlobal).
+    } else if (op == Op::Atomic || op == Op::Reduction || !t.shadow->Settled(addr, width, op == Op::Store, t.shadow_tag)) {
       CheckGlobal(t, addr, width, op);
+    }
   }
   if (t.size == kChunk) ChunkCheck(t);
   LaneEvent& e = t.buf[t.size++];

@@ -158,6 +158,7 @@ class EngineImpl {
   // hierarchy). `shadow`: the check that blocks do not see each other (null: not checked).
   BlockOut* out = nullptr;
   GlobalShadow* shadow = nullptr;
+  std::vector<int> const_arrays;  // the launch's (Engine::Run): global arrays no block stores to
   bool worker = false;
   // A worker's shared arrays by slot (a slot is per OS thread): a slot it registered before keeps
   // its array when the generation changes (a launch restarted on one thread).

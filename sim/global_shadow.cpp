@@ -57,10 +57,23 @@ void GlobalShadow::Check(uint64_t addr, uint32_t width, bool store, uint32_t blo
   }
 }
 
-// (The common case, ShadowWords::Settled, was asked inline by RecordGlobal.)
+// (The common cases, ShadowWords::Const and Settled, were asked inline by RecordGlobal.)
+void GlobalShadow::AddConst(int id, uint64_t addr, uint64_t bytes) {
+  if (id < 0 || id >= 64 || bytes == 0) return;  // an id past 64: its loads are checked as others
+  const_arrays |= uint64_t(1) << id;
+  const_ranges_.push_back({addr, addr + bytes});
+}
+
+bool GlobalShadow::InConst(uint64_t addr, uint32_t width) const {
+  for (const auto& [first, last] : const_ranges_)
+    if (addr < last && addr + width > first) return true;
+  return false;
+}
+
 void CheckGlobal(ThreadCtx& t, uint64_t addr, uint32_t width, Op op) {
   GlobalShadow& s = static_cast<GlobalShadow&>(*t.shadow);
   if (op == Op::Atomic || op == Op::Reduction) s.Flag(GlobalShadow::kAtomic);
+  else if (op != Op::Load && s.InConst(addr, width)) s.Flag(GlobalShadow::kConstWritten);  // its loads are unmarked
   else if (s.reason() == GlobalShadow::kNone) s.Check(addr, width, op == Op::Store, t.engine->block_linear);
   // The attempt is dropped (its findings with it) and the launch runs again on one thread.
   if (s.reason() != GlobalShadow::kNone) t.engine->guard->Leave(GuardExit::Cancel, &t);
@@ -74,6 +87,7 @@ const char* ToString(GlobalShadow::Reason r) {
       return "a block reads shared memory it did not write (what the previous block left)";
     case GlobalShadow::kLayout: return "its blocks first use their shared arrays in different orders";
     case GlobalShadow::kStopped: return "a block stopped the launch after later blocks had run";
+    case GlobalShadow::kConstWritten: return "a block wrote an array the kernel takes as const";
     case GlobalShadow::kNone: break;
   }
   return "";

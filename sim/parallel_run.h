@@ -74,15 +74,20 @@ struct BlockOut {
 // makes the launch order-dependent. Every global access is checked before it is made
 // (CheckGlobal), and one that makes the launch order-dependent, or any access once another
 // thread found it so, leaves its block instead: of two blocks on two threads that touch one word,
-// the second to check never touches it, so the threads never race on the arrays' bytes.
+// the second to check never touches it, so the threads never race on the arrays' bytes. Loads of
+// an array the kernel takes only as const (ShadowWords::Const) are not checked, nor marked: a
+// store to such an array makes the launch order-dependent.
 class GlobalShadow : public ShadowWords {
  public:
-  enum Reason : int { kNone = 0, kAtomic, kData, kUninitializedShared, kLayout, kStopped };
+  enum Reason : int { kNone = 0, kAtomic, kData, kUninitializedShared, kLayout, kStopped, kConstWritten };
   GlobalShadow(uint64_t base, uint64_t bytes);
   ~GlobalShadow();
   GlobalShadow(const GlobalShadow&) = delete;
   GlobalShadow& operator=(const GlobalShadow&) = delete;
   void Check(uint64_t addr, uint32_t width, bool store, uint32_t block);
+  // Array `id` at [addr, addr + bytes) is const (its loads are not checked, ShadowWords::Const).
+  void AddConst(int id, uint64_t addr, uint64_t bytes);
+  bool InConst(uint64_t addr, uint32_t width) const;
   void Flag(Reason r) {
     int none = kNone;
     reason_.compare_exchange_strong(none, int(r), std::memory_order_relaxed);
@@ -97,6 +102,7 @@ class GlobalShadow : public ShadowWords {
   void Load(uint64_t word, uint32_t tag);
   void Store(uint64_t word, uint32_t tag);
   std::atomic<int> reason_{kNone};
+  std::vector<std::pair<uint64_t, uint64_t>> const_ranges_;  // [first, last) addresses of const arrays
 };
 const char* ToString(GlobalShadow::Reason r);
 

@@ -158,6 +158,15 @@ __global__ void ReducesTileInShared(Global<const float> in, Global<float> out) {
   if (threadIdx.x == 0) out[blockIdx.x] = t[0];
 }
 
+__global__ void CopiesTheNextBlocksWords(Global<const float> from, Global<float> to) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  to[i] = from[i + blockDim.x] + 1.0f;  // the next block's word; `to` may be `from` itself
+}
+
+__global__ void WritesItsWords(Global<float> a) { a[blockIdx.x * blockDim.x + threadIdx.x] = float(blockIdx.x); }
+
+__global__ void TakesTwoConstOneWritable(Global<float> r, Global<const float> d, Global<const float> e, int n) {}
+
 // One kernel's launch(es) on `threads` threads: the trace and every array's bytes.
 struct Outcome {
   std::string trace;
@@ -255,6 +264,54 @@ TEST(Parallel, ReadingSharedMemoryTheBlockDidNotWriteRunsOnOneThread) {
     b.Launch(dim3(8), dim3(32), ReadsSharedBeforeWriting, out);
     r.arrays.push_back(b.Download(out));
   }, 1, "a block reads shared memory it did not write (what the previous block left)");
+}
+
+// ---- arrays the kernel takes as const: their loads are not checked ----
+TEST(Parallel, ArraysTakenOnlyAsConstParametersAreConst) {
+  using ::ws::kernels::SimBackend;
+  Global<float> r(nullptr, 0, 0, 1);
+  Global<const float> d(nullptr, 1, 512, 1);
+  EXPECT_EQ(SimBackend::ConstArrays(TakesTwoConstOneWritable, r, d, d, 4), std::vector<int>({1}));
+  // r passed as e too: written through the first parameter, so not const.
+  EXPECT_EQ(SimBackend::ConstArrays(TakesTwoConstOneWritable, r, d, r, 4), std::vector<int>({1}));
+  // A kernel that is not a function says nothing.
+  EXPECT_EQ(SimBackend::ConstArrays([](Global<const float>) {}, d), std::vector<int>());
+}
+
+TEST(Parallel, AnArrayTakenAsConstAndAsWritableIsCheckedAsWritable) {
+  // Each block reads the words of the block after it, which that block overwrites: one array.
+  ExpectSameOnOneTwoAndFour([](::ws::kernels::SimBackend& b, Outcome& r) {
+    auto a = b.Upload<float>("a", "float", Inputs(32 * 9), 1, 32 * 9);
+    b.Launch(dim3(8), dim3(32), CopiesTheNextBlocksWords, a, a);
+    r.arrays.push_back(b.Download(a));
+  }, 1, "its blocks communicate through global memory");
+  // Two arrays: `from` is const, and its loads see no other block.
+  ExpectSameOnOneTwoAndFour([](::ws::kernels::SimBackend& b, Outcome& r) {
+    auto from = b.Upload<const float>("from", "float", Inputs(32 * 9), 1, 32 * 9);
+    auto to = b.Alloc<float>("to", "float", 32 * 8, 1, 32 * 8);
+    b.Launch(dim3(8), dim3(32), CopiesTheNextBlocksWords, from, to);
+    r.arrays.push_back(b.Download(to));
+  }, 2);
+}
+
+TEST(Parallel, AStoreToAnArrayGivenAsConstRunsOnOneThread) {
+  // The engine told that `a` is const, and a kernel that writes it (each block its own words, which
+  // would run on several threads): a store to it is found, and the launch runs again on one thread.
+  std::vector<std::vector<float>> bytes;
+  for (uint32_t threads : {1u, 2u, 4u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    std::vector<float> host(32 * 8, -1.0f);
+    Engine engine(Options(threads));
+    const int id = engine.BindGlobal("a", "float", 4, host.size(), 1, host.size(), host.data());
+    Global<float> a(host.data(), id, engine.Array(id).base, host.size());
+    ASSERT_TRUE(engine.Run({{8, 1, 1}, {32, 1, 1}, 0}, [=] { WritesItsWords(a); }, {id}));
+    EXPECT_EQ(engine.trace().threads, 1u);
+    EXPECT_EQ(engine.trace().threads_note, threads == 1 ? "" : "a block wrote an array the kernel takes as const");
+    EXPECT_EQ(host[7 * 32 + 5], 7.0f);
+    bytes.push_back(host);
+  }
+  EXPECT_EQ(bytes[1], bytes[0]);
+  EXPECT_EQ(bytes[2], bytes[0]);
 }
 
 TEST(Parallel, SharedArraysFirstUsedInDifferentOrdersKeepTheSerialLayout) {

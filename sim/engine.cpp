@@ -297,6 +297,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body, const std::ve
         device, e.opt.registers_per_thread, s,
         &e.per_site, &e.trace, one_block ? int64_t(sel.block) : -1);
     if (e.opt.control) e.hierarchy->StopWhen(&e.opt.control->cancel);
+    e.hierarchy->ReplayOn(e.opt.threads);
     e.hierarchy->ReadsCode(e.opt.code_bytes);
     if (one_block) e.hierarchy->WhenTracedFinal([&e] { e.PublishSelected(); });
   };

@@ -2,289 +2,145 @@
 // Section index: recording · replay · finish (the streams: sim/sector_stream.h; the sectors an
 // instruction touches: DistinctSectors, sim/rules.h; what the trace keeps of the caches for the
 // traced steps: sim/cache_log.h).
-#include "sim/hierarchy.h"
-
-#include "sim/cache_log.h"
-#include "sim/cache_policy.h"
-#include "sim/rules.h"
-#include "sim/memory_clock.h"
-#include "sim/sector_stream.h"
-
-#include <algorithm>
-#include <cstring>
-#include <stdexcept>
-#include <string>
-#include <utility>
+#include "sim/hierarchy_impl.h"
 
 namespace ws::sim {
 
-struct MemoryHierarchy::Impl {
-  const DeviceProfile& device;
-  uint32_t registers;
-  LaunchShape shape;
-  std::vector<Counters>* per_site;
-  Trace* trace;
-  int64_t traced_block;
-  uint32_t traced_sm = ~0u;
-  bool log_l1 = false;       // the traced SM's L1 is being logged
-  uint64_t logged_until_wave = 0;
-
-  Residency residency;
-  bool fixed = false;
-  uint64_t waves = 0;
-  const std::atomic<bool>* cancel = nullptr;  // set: stop replaying at the next turn
-  std::function<void()> traced_final;         // WhenTracedFinal
-  uint32_t code_bytes = kEmptyKernelCodeBytes;  // the kernel's code, read from DRAM once
-  uint64_t wave_start = 0;  // first block of the wave being recorded
-  WaveStreams streams;  // the wave being recorded
-  std::vector<std::unique_ptr<SectorCache>> l1;  // per SM, made on first use
-  std::unique_ptr<SectorCache> l2;
-  // Time (memory_clock.h): sectors in flight to a merge group of SMs (key: sector x kMaxGroups +
-  // group; owner: the SM that asked << 2 | where the data comes from), sectors DRAM is filling
-  // into L2, L1 lines that a wide store has not yet placed (key: SM << 48 | line), and sectors a
-  // load's miss allocated in an SM's L1 that are still on their way there (key: SM << 48 |
-  // sector). `clock`: where the next wave starts.
-  static constexpr uint64_t kMaxGroups = 256;
-  InFlight group_flight, l2_fill, wide_store, l1_fill;
-  IssueQueue ready;  // the replay's warps by the cycle they issue next
-  // Per place in a wave (block b - wave start): when the block there last started (first wave) or
-  // ended (after a replay), the cycle the next wave's block at that place starts.
-  std::vector<uint64_t> slot_end;
-  uint64_t clock = 0;
-  static constexpr uint64_t kMaxStamp = 0xffffffffu;  // L1 slot stamps: cycles up to this
-  // A prefix replay (CutWarp): the traced instructions recorded and those issued before it stopped.
-  bool any_cut = false;
-  std::vector<uint8_t> traced_recorded, traced_issued;
-  SectorCache::Change l2_change;  // what the L2 lookup of the sector being served changed
-  StepL2Lines step_l2;  // a traced instruction's L2 lines while it is issued
-
-  Impl(const DeviceProfile& d, uint32_t regs, const LaunchShape& s, std::vector<Counters>* ps,
-       Trace* t, int64_t tb, uint64_t buffer_bytes)
-      : device(d), registers(regs ? regs : kDefaultRegistersPerThread), shape(s), per_site(ps),
-        trace(t), traced_block(tb), streams(buffer_bytes) {
-    l2 = std::make_unique<SectorCache>(SectorCache::Config{device.l2_bytes, device.l2_ways});
-    if (traced_block >= 0) traced_sm = SmOfBlock(device, uint64_t(traced_block));
+// Residency is decided once block 0 has run: its shared arrays are then known.
+void MemoryHierarchy::Impl::Fix(uint64_t shared_bytes) {
+  if (fixed) return;
+  fixed = true;
+  residency = ComputeResidency(device, shape, registers, shared_bytes);
+  if (residency.blocks_per_sm == 0) {
+    // Over a per-SM limit: the GPU refuses the launch; the simulator still runs it, one
+    // block per SM, and says why in Trace::caches.limited_by.
+    residency.blocks_per_sm = 1;
+    residency.limited_by += " (over the limit: the GPU would refuse this launch)";
+    residency.l1_bytes = device.l1_shared_bytes -
+                         std::min<uint64_t>(device.max_shared_per_sm, shared_bytes);
+    residency.blocks_per_wave = device.sms;
   }
-
-  // Residency is decided once block 0 has run: its shared arrays are then known.
-  void Fix(uint64_t shared_bytes) {
-    if (fixed) return;
-    fixed = true;
-    residency = ComputeResidency(device, shape, registers, shared_bytes);
-    if (residency.blocks_per_sm == 0) {
-      // Over a per-SM limit: the GPU refuses the launch; the simulator still runs it, one
-      // block per SM, and says why in Trace::caches.limited_by.
-      residency.blocks_per_sm = 1;
-      residency.limited_by += " (over the limit: the GPU would refuse this launch)";
-      residency.l1_bytes = device.l1_shared_bytes -
-                           std::min<uint64_t>(device.max_shared_per_sm, shared_bytes);
-      residency.blocks_per_wave = device.sms;
-    }
-    l1.resize(device.sms);
-    auto& c = trace->caches;
-    c.device = device.name;
-    c.registers_per_thread = registers;
-    c.blocks_per_sm = residency.blocks_per_sm;
-    c.limited_by = residency.limited_by;
-    c.l1_bytes = residency.l1_bytes;
-    c.l2_bytes = device.l2_bytes;
-    SectorCache probe({residency.l1_bytes, device.l1_ways});
-    c.l1_sets = probe.Sets();
-    c.l1_ways = probe.Ways();
-    c.l2_sets = l2->Sets();
-    c.l2_ways = l2->Ways();
-    c.traced_sm = traced_block >= 0 ? int64_t(traced_sm) : -1;
-    if (traced_block >= 0) {
-      log_l1 = true;
-      logged_until_wave = WaveOfBlock(residency, uint64_t(traced_block));
-    }
+  l1.resize(device.sms);
+  auto& c = trace->caches;
+  c.device = device.name;
+  c.registers_per_thread = registers;
+  c.blocks_per_sm = residency.blocks_per_sm;
+  c.limited_by = residency.limited_by;
+  c.l1_bytes = residency.l1_bytes;
+  c.l2_bytes = device.l2_bytes;
+  SectorCache probe({residency.l1_bytes, device.l1_ways});
+  c.l1_sets = probe.Sets();
+  c.l1_ways = probe.Ways();
+  c.l2_sets = l2->Sets();
+  c.l2_ways = l2->Ways();
+  c.traced_sm = traced_block >= 0 ? int64_t(traced_sm) : -1;
+  if (traced_block >= 0) {
+    log_l1 = true;
+    logged_until_wave = WaveOfBlock(residency, uint64_t(traced_block));
   }
+}
 
-  SectorCache& L1(uint32_t sm) {
-    if (!l1[sm]) l1[sm] = std::make_unique<SectorCache>(SectorCache::Config{residency.l1_bytes, device.l1_ways, true});
-    return *l1[sm];
+// ---- recording ----
+void MemoryHierarchy::Impl::BeginBlock(uint64_t block, uint32_t warps, uint64_t shared_bytes) {
+  if (block >= 1) Fix(shared_bytes);
+  if (fixed && block >= wave_start + residency.blocks_per_wave) {
+    const bool traced_wave = log_l1 && WaveOfBlock(residency, wave_start) == logged_until_wave;
+    Replay();
+    wave_start = block - block % residency.blocks_per_wave;
+    if (traced_wave && traced_final && !Cancelled()) std::exchange(traced_final, {})();
   }
+  streams.Begin(block, SmOfBlock(device, block), warps);
+}
 
-  // ---- recording ----
-  void BeginBlock(uint64_t block, uint32_t warps, uint64_t shared_bytes) {
-    if (block >= 1) Fix(shared_bytes);
-    if (fixed && block >= wave_start + residency.blocks_per_wave) {
-      const bool traced_wave = log_l1 && WaveOfBlock(residency, wave_start) == logged_until_wave;
-      Replay();
-      wave_start = block - block % residency.blocks_per_wave;
-      if (traced_wave && traced_final && !Cancelled()) std::exchange(traced_final, {})();
-    }
-    streams.Begin(block, SmOfBlock(device, block), warps);
-  }
+void MemoryHierarchy::Impl::Record(const WarpInstruction& ins, int64_t trace_index, const uint64_t* given, int given_n) {
+  auto& blocks = streams.blocks();
+  if (blocks.empty() || ins.warp >= blocks.back().warps.size()) return;
+  uint64_t found[kWarpSize];
+  const bool have = given && given_n >= 0;
+  const int n = have ? given_n : DistinctSectors(ins, found);
+  const uint64_t* s = have ? given : found;
+  if (n == 0) return;
+  if (trace_index >= 0) Note(traced_recorded, trace_index);
+  streams.Append(ins.warp, ins.site, uint32_t(ins.op), trace_index, s, n);
+}
 
-  void Record(const WarpInstruction& ins, int64_t trace_index, const uint64_t* given, int given_n) {
-    auto& blocks = streams.blocks();
-    if (blocks.empty() || ins.warp >= blocks.back().warps.size()) return;
-    uint64_t found[kWarpSize];
-    const bool have = given && given_n >= 0;
-    const int n = have ? given_n : DistinctSectors(ins, found);
-    const uint64_t* s = have ? given : found;
-    if (n == 0) return;
-    if (trace_index >= 0) Note(traced_recorded, trace_index);
-    streams.Append(ins.warp, ins.site, uint32_t(ins.op), trace_index, s, n);
-  }
+void MemoryHierarchy::Impl::CutWarp(uint32_t warp) {
+  auto& blocks = streams.blocks();
+  if (blocks.empty() || warp >= blocks.back().warps.size()) return;
+  streams.Cut(warp);
+  any_cut = true;
+}
 
-  void Barrier() {
-    if (!streams.blocks().empty()) streams.Barrier();
-  }
-
-  static void Note(std::vector<uint8_t>& v, int64_t i) {
-    if (v.size() <= size_t(i)) v.resize(size_t(i) + 1, 0);
-    v[size_t(i)] = 1;
-  }
-
-  void CutWarp(uint32_t warp) {
-    auto& blocks = streams.blocks();
-    if (blocks.empty() || warp >= blocks.back().warps.size()) return;
-    streams.Cut(warp);
-    any_cut = true;
-  }
-
-  // ---- replay ----
-  // A warp's place in its stream: its spilled chunks are read through a small window, then
-  // its records in memory are read in place. p == end: the warp has no record left.
-  // What a turn reads comes first, in the cursor's first two cache lines (a turn is a cache miss
-  // on another warp's cursor: 8,448 of them in rotation); the spill window's state after them.
-  struct alignas(64) Cursor {
-    BlockStream* block;
-    const uint8_t* p = nullptr;
-    const uint8_t* end = nullptr;
-    uint64_t t = 0;  // the warp's clock: when it issues its next record (cycles)
-    // Where its next record's first sector will be looked up: its L1 set and its slot in the
-    // table of sectors on their way to the L1 (null: none; see NextHints).
-    const void* next_set = nullptr;
-    const void* next_fill = nullptr;
-    uint32_t block_slot;
-    bool waiting = false;
-    bool cut = false;        // its stream ends before the warp did (CutWarp)
-    bool in_memory = false;  // reading warp->bytes
-    uint64_t last[kSiteSlots] = {};
-    const WarpStream* warp;
-    size_t chunk = 0;        // the spilled chunk being read
-    uint64_t chunk_read = 0; // its bytes already in the window
-    std::vector<uint8_t> window;
-  };
-
-  // Keeps at least one whole record ahead of c.p (chunks hold whole records), or moves to the
-  // next chunk, or to the records in memory once the chunks are read.
-  void Refill(Cursor& c) const {
-    const WarpStream& w = *c.warp;
-    while (!c.in_memory && size_t(c.end - c.p) < kMaxRecordBytes) {
-      const size_t left = size_t(c.end - c.p);
-      if (c.chunk < w.spilled.size() && c.chunk_read < w.spilled[c.chunk].bytes) {
-        const SpilledChunk& k = w.spilled[c.chunk];
-        if (c.window.empty()) c.window.resize(kWindowBytes);
-        if (left) std::memmove(c.window.data(), c.p, left);
-        const size_t take = size_t(std::min<uint64_t>(kWindowBytes - left, k.bytes - c.chunk_read));
-        streams.spill().Read(k.offset + c.chunk_read, c.window.data() + left, take);
-        c.chunk_read += take;
-        c.p = c.window.data();
-        c.end = c.p + left + take;
-      } else if (left) {
-        return;  // the rest of a chunk: whole records
-      } else if (c.chunk + 1 < w.spilled.size()) {
-        ++c.chunk;
-        c.chunk_read = 0;
-      } else {
-        std::vector<uint8_t>().swap(c.window);
-        c.in_memory = true;
-        c.p = w.bytes.data();
-        c.end = c.p + w.bytes.size();
-      }
+// ---- replay ----
+void MemoryHierarchy::Impl::Replay(bool last) {
+  auto& blocks = streams.blocks();
+  if (blocks.empty()) return;
+  ++waves;
+  const uint64_t wave = WaveOfBlock(residency, blocks.front().block);
+  const bool log_now = log_l1 && wave <= logged_until_wave;
+  std::vector<Cursor> cursors;
+  size_t warps = 0;
+  for (const auto& b : blocks) warps += b.warps.size();
+  cursors.reserve(warps);  // never moved: a cursor may point into its own window
+  // Per block: its cursors [first[b], first[b+1]) and how many of them wait at a barrier.
+  std::vector<uint32_t> first(blocks.size() + 1, 0), arrived(blocks.size(), 0);
+  std::vector<uint64_t> block_end(blocks.size(), 0);  // when each block's last warp finished
+  for (uint32_t bi = 0; bi < blocks.size(); ++bi) {
+    first[bi] = uint32_t(cursors.size());
+    for (size_t wi = 0; wi < blocks[bi].warps.size(); ++wi) {
+      const WarpStream& w = blocks[bi].warps[wi];
+      const bool cut = wi < blocks[bi].cut.size() && blocks[bi].cut[wi];
+      if (w.Empty() && !cut) continue;
+      cursors.emplace_back();
+      Cursor& c = cursors.back();
+      c.block = &blocks[bi];
+      c.block_slot = bi;
+      c.warp = &w;
+      c.cut = cut;
+      c.in_memory = w.spilled.empty();
+      if (c.in_memory) c.p = w.bytes.data(), c.end = c.p + w.bytes.size();
+      Refill(c);
     }
   }
-
-  bool Cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
-
-  void Replay() {
-    auto& blocks = streams.blocks();
-    if (blocks.empty()) return;
-    ++waves;
-    const uint64_t wave = WaveOfBlock(residency, blocks.front().block);
-    const bool log_now = log_l1 && wave <= logged_until_wave;
-    std::vector<Cursor> cursors;
-    size_t warps = 0;
-    for (const auto& b : blocks) warps += b.warps.size();
-    cursors.reserve(warps);  // never moved: a cursor may point into its own window
-    // Per block: its cursors [first[b], first[b+1]) and how many of them wait at a barrier.
-    std::vector<uint32_t> first(blocks.size() + 1, 0), arrived(blocks.size(), 0);
-    std::vector<uint64_t> block_end(blocks.size(), 0);  // when each block's last warp finished
-    for (uint32_t bi = 0; bi < blocks.size(); ++bi) {
-      first[bi] = uint32_t(cursors.size());
-      for (size_t wi = 0; wi < blocks[bi].warps.size(); ++wi) {
-        const WarpStream& w = blocks[bi].warps[wi];
-        const bool cut = wi < blocks[bi].cut.size() && blocks[bi].cut[wi];
-        if (w.Empty() && !cut) continue;
-        cursors.emplace_back();
-        Cursor& c = cursors.back();
-        c.block = &blocks[bi];
-        c.block_slot = bi;
-        c.warp = &w;
-        c.cut = cut;
-        c.in_memory = w.spilled.empty();
-        if (c.in_memory) c.p = w.bytes.data(), c.end = c.p + w.bytes.size();
-        Refill(c);
-      }
-    }
-    first[blocks.size()] = uint32_t(cursors.size());
-    // Warps issue earliest clock first (a cycle's warps in the order they became ready; at the
-    // start, block and warp order). In the first wave block k starts k x block_dispatch cycles
-    // after the launch; in a later one, when the block its place held in the wave before ended
-    // (on the same SM: the hardware starts a block as soon as one finishes, so the blocks of a
-    // later wave start as staggered as the earlier ones ended). A warp at __syncthreads waits
-    // until every warp of its block has reached it, and all go on when the last one has.
-    const auto& tm = device.timing;
-    if (slot_end.size() < blocks.size()) {
-      const size_t had = slot_end.size();
-      slot_end.resize(blocks.size());
-      for (size_t bi = had; bi < blocks.size(); ++bi) slot_end[bi] = clock + bi * tm.block_dispatch;
-    }
-    uint64_t start = ~0ull;
-    for (uint32_t bi = 0; bi < blocks.size(); ++bi) start = std::min(start, slot_end[bi]);
+  first[blocks.size()] = uint32_t(cursors.size());
+  // Warps issue earliest clock first (a cycle's warps in the order they became ready; at the
+  // start, block and warp order). In the first wave block k starts k x block_dispatch cycles
+  // after the launch; in a later one, when the block its place held in the wave before ended
+  // (on the same SM: the hardware starts a block as soon as one finishes, so the blocks of a
+  // later wave start as staggered as the earlier ones ended). A warp at __syncthreads waits
+  // until every warp of its block has reached it, and all go on when the last one has.
+  const auto& tm = device.timing;
+  if (slot_end.size() < blocks.size()) {
+    const size_t had = slot_end.size();
+    slot_end.resize(blocks.size());
+    for (size_t bi = had; bi < blocks.size(); ++bi) slot_end[bi] = clock + bi * tm.block_dispatch;
+  }
+  uint64_t start = ~0ull;
+  for (uint32_t bi = 0; bi < blocks.size(); ++bi) start = std::min(start, slot_end[bi]);
+  for (Cursor& c : cursors) c.t = slot_end[c.block_slot];
+  uint64_t end = clock;
+  if (last && replay_threads > 1 && !any_cut && !Cancelled() && ReplayInWindows(cursors, first, arrived, block_end, start, end, log_now)) {
+    // done on several threads (sim/replay_window.cpp)
+  } else {
     ready.Restart(start);
     for (uint32_t i = 0; i < cursors.size(); ++i) {
-      cursors[i].t = slot_end[cursors[i].block_slot];
-      NextHints(cursors[i]);
+      NextHints(cursors[i], tables);
       ready.Push(cursors[i].t, i);
     }
-    uint64_t end = clock, now = start;
+    uint64_t now = start;
     size_t issued = 0;
-    // The warps come in no order memory likes: the cursor of the warp kAhead turns on is fetched,
-    // and kAhead / 2 turns later (when that warp is as many turns away) its record and the L1 set
-    // of the record's first sector, which its cursor names (most of a replay's time is waiting
-    // for them). `seen`: the look-ahead of the last kAhead turns.
-    constexpr size_t kAhead = IssueQueue::kAhead;
-    int64_t seen[kAhead];
-    std::fill(seen, seen + kAhead, -1);
+    Prefetcher ahead;
     for (uint32_t i; ready.Pop(&now, &i); ++issued) {
-      const int64_t j = ready.Ahead();
-      if (j >= 0) {
-        __builtin_prefetch(&cursors[size_t(j)]);
-        __builtin_prefetch(reinterpret_cast<const char*>(&cursors[size_t(j)]) + 64);
-      }
-      seen[issued % kAhead] = j;
-      if (const int64_t h = seen[(issued + kAhead / 2) % kAhead]; h >= 0) {
-        const Cursor& n = cursors[size_t(h)];
-        __builtin_prefetch(n.p);
-        if (n.next_set) {
-          __builtin_prefetch(n.next_set, 1);
-          __builtin_prefetch(n.next_fill);
-        }
-      }
+      ahead.Turn(cursors.data(), ready.Ahead(), issued);
       Cursor& c = cursors[i];
       // A cut warp's turn past its last record: what it issues next was not recorded, and every
       // later turn may depend on it (hierarchy.h, "What decides the traced block's marks").
       if (c.p == c.end && c.cut) break;
       if (c.p == c.end) continue;
       c.t = now;
-      const bool at_barrier = IssueRecord(c, log_now);
+      const bool at_barrier = IssueRecord<false>(c, log_now, tables, nullptr);
       Refill(c);
-      NextHints(c);
+      NextHints(c, tables);
       end = std::max(end, c.t);
       if (c.p == c.end) block_end[c.block_slot] = std::max(block_end[c.block_slot], c.t);
       if (at_barrier) {
@@ -302,221 +158,32 @@ struct MemoryHierarchy::Impl {
       }
       if ((issued & 1023) == 1023 && Cancelled()) break;  // a cancelled launch's counters cover only what ran
     }
-    clock = end;
-    for (uint32_t bi = 0; bi < blocks.size(); ++bi) slot_end[bi] = std::max(slot_end[bi], block_end[bi]);
-    streams.Clear();
   }
+  clock = end;
+  for (uint32_t bi = 0; bi < blocks.size(); ++bi) slot_end[bi] = std::max(slot_end[bi], block_end[bi]);
+  streams.Clear();
+}
 
-  // The L1 set and the l1_fill slot of the first sector of the warp's next record (decoded, not
-  // consumed), for a prefetch before its turn; null if it has none, or its SM's L1 is not made yet.
-  void NextHints(Cursor& c) const {
-    c.next_set = c.next_fill = nullptr;
-    if (c.p == c.end || !l1[c.block->sm]) return;
-    const uint8_t* q = c.p;  // a whole record lies ahead (Refill)
-    const uint64_t head = GetVarint(q);
-    if (head == 0) return;  // a barrier
-    const uint32_t site = uint32_t((head >> 3) - 1);
-    if (head & 1) GetVarint(q);  // its trace index
-    GetVarint(q);                // n
-    const uint64_t sector = c.last[site % kSiteSlots] + uint64_t(UnZigZag(GetVarint(q)));
-    c.next_set = l1[c.block->sm]->SetMemory(sector * SectorCache::kSectorBytes);
-    c.next_fill = l1_fill.SlotMemory(uint64_t(c.block->sm) << 48 | sector);
+// ---- finish ----
+void MemoryHierarchy::Impl::Finish(uint64_t shared_bytes) {
+  Fix(shared_bytes);
+  if (Cancelled()) streams.Clear();  // nothing more is replayed: the user asked to stop
+  Replay(true);
+  trace->caches.waves = waves;
+  if (any_cut) {
+    // The traced steps before the first recorded one that the replay did not issue are final.
+    size_t k = 0;
+    while (k < trace->instructions.size() &&
+           !(k < traced_recorded.size() && traced_recorded[k] && !(k < traced_issued.size() && traced_issued[k])))
+      ++k;
+    trace->caches.final_steps = k;
   }
-
-  // Issues the warp's next record: an instruction (false), or its arrival at a barrier (true).
-  bool IssueRecord(Cursor& c, bool log_now) {
-    const uint8_t* q = c.p;  // read here, in a register, and stored once at the end
-    const uint64_t head = GetVarint(q);
-    if (head == 0) {
-      c.p = q;
-      return true;
-    }
-    const uint32_t site = uint32_t((head >> 3) - 1);
-    const Op op = Op((head >> 1) & 3);
-    const int64_t trace_index = (head & 1) ? int64_t(GetVarint(q)) : -1;
-    const int n = int(GetVarint(q));
-    uint64_t& last = c.last[site % kSiteSlots];
-    uint64_t sector = last + uint64_t(UnZigZag(GetVarint(q)));
-    last = sector;
-    Counters& k = (*per_site)[site];
-    SectorCache& l1c = L1(c.block->sm);
-    const bool log = log_now && c.block->sm == traced_sm;
-    const auto& tm = device.timing;
-    const AccessPolicy& p = device.cache_policy.Of(op);
-    const uint64_t now = c.t;
-    uint64_t served = 0, data = now;  // data: when the last sector the warp waits for arrives
-    uint64_t missed_line = ~0ull;     // a line this instruction found absent (l1_hit_by_line)
-    const int o = int(op);
-    // An allocating write to more lines than wide_store_lines places them in L1 only
-    // wide_store_delay later.
-    const bool wide = p.writes && p.l1_allocate && n > int(tm.wide_store_lines) && WideStore(q, sector, n);
-    // Dirty L2 sectors that the record's accesses evict reach DRAM (counted once for the record).
-    const uint64_t written_back = l2->stats().written_back_sectors;
-    // A traced instruction's L2 lines, for the L2 view (see Trace::Caches::L2Line).
-    const bool note_l2 = trace_index >= 0 && size_t(trace_index) < trace->instructions.size();
-    if (note_l2) step_l2.Begin();
-    for (int i = 0; i < n; ++i) {
-      if (i) sector += GetVarint(q) + 1;
-      const uint64_t addr = sector * SectorCache::kSectorBytes;
-      ServedFrom from = ServedFrom::L2;
-      const uint64_t l2_lookups = note_l2 ? l2->stats().Accesses() : 0;
-      bool l1_hit = false;
-      if (p.l1_lookup) {
-        const auto r1 = l1c.Access(addr, p.l1_allocate);
-        if (p.l1_hit_by_line) {
-          // The line's presence when the instruction first touched it decides: its own allocation
-          // does not make its later sectors hits (ncu counts a 4-sector store to an absent line as
-          // 4 misses), nor does a line a wide store placed less than wide_store_delay ago.
-          const uint64_t line = sector / SectorCache::kSectorsPerLine;
-          const uint64_t line_key = uint64_t(c.block->sm) << 48 | line;
-          const bool placed = wide_store.Until(line_key, now) == 0;
-          if (r1 == SectorCache::Outcome::Miss) missed_line = line;
-          l1_hit = r1 != SectorCache::Outcome::Miss && placed && line != missed_line;
-          if (wide || !placed) wide_store.Set(line_key, now + tm.wide_store_delay, now);
-        } else {
-          l1_hit = r1 == SectorCache::Outcome::Hit;
-        }
-        if (log) LogL1Change(*trace, l1c);
-      }
-      if (l1_hit) ++k.l1_hits[o];
-      if (p.writes) {
-        // Written at L2 (through L1, or performed there). ncu's lts__t_sector_hit_rate counts a
-        // write that needs no fill from DRAM as a hit.
-        ++k.l2_sectors[o];
-        const bool l2_hit = l2->Access(addr, true, true) == SectorCache::Outcome::Hit;
-        l2_change = l2->last_change();
-        if (l2_hit || !p.l2_fill) {
-          ++k.l2_hits[o];
-          data = std::max(data, now + tm.l2_hit);
-        } else {
-          from = ServedFrom::Dram;
-          data = std::max(data, FillFromDram(sector, now, k));
-        }
-        if (!device.cache_policy.l2_write_back) k.dram_write_bytes += SectorCache::kSectorBytes;
-      } else if (l1_hit) {
-        // A hit on a sector still on its way (another warp's miss allocated it) has its data when
-        // the sector arrives, not an L1 round trip on: measured, a second warp asking 160 cycles
-        // after the first got the sector at the first's cycle, 641 cycles on
-        // (tools/reports/cache_probe_clocks_H200.txt, "ld2 dram delay=100").
-        // The slot's stamp is the latest arrival of a sector of its line (saturated at
-        // kMaxStamp): where it has passed, nothing of the line is on its way and l1_fill, a
-        // cache miss, need not be asked.
-        from = ServedFrom::L1;
-        const uint32_t stamp = l1c.Stamp(l1c.last_change().slot);
-        const uint64_t arrives = stamp > now || now >= kMaxStamp
-                                     ? l1_fill.Until(uint64_t(c.block->sm) << 48 | sector, now) : 0;
-        data = std::max(data, std::max(now + tm.l1_hit, arrives));
-      } else {
-        const uint64_t arrives = ReadL2(sector, c.block->sm, now, o, k, from);
-        if (p.l1_allocate) {
-          l1_fill.Set(uint64_t(c.block->sm) << 48 | sector, arrives, now);
-          if (p.l1_lookup) {
-            uint32_t& stamp = l1c.Stamp(l1c.last_change().slot);
-            stamp = std::max(stamp, uint32_t(std::min<uint64_t>(arrives, kMaxStamp)));
-          }
-        }
-        data = std::max(data, arrives);
-      }
-      served |= uint64_t(from) << (2 * i);
-      if (note_l2 && from != ServedFrom::L1) step_l2.Note(sector, from, l2->stats().Accesses() == l2_lookups, l2_change);
-    }
-    c.p = q;
-    k.dram_write_bytes += (l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
-    if (note_l2) step_l2.Keep(*trace, *l2, size_t(trace_index));
-    // The warp waits for the data it needs before its next instruction; else it goes on at once.
-    c.t = std::max(now + 1, p.waits ? data : now + 1);
-    if (any_cut && trace_index >= 0) Note(traced_issued, trace_index);
-    if (trace_index >= 0 && size_t(trace_index) < trace->instructions.size()) {
-      trace->instructions[trace_index].served = served;
-      auto& until = trace->caches.l1_events_until;
-      if (until.size() < trace->instructions.size()) until.resize(trace->instructions.size(), ~0u);
-      until[trace_index] = uint32_t(trace->caches.l1_events.size());
-    }
-    return false;
-  }
-
-  // An L1 miss of `sector` at `now` (op o): merged with the same sector in flight for another SM
-  // of its merge group (no L2 read of its own: its data comes with the other's), else an L2 read,
-  // a hit (waiting for the sector if DRAM is still filling it) or a miss that DRAM fills. Returns
-  // when the data reaches the SM; `from` says where it came from.
-  uint64_t ReadL2(uint64_t sector, uint32_t sm, uint64_t now, int o, Counters& k, ServedFrom& from) {
-    const auto& tm = device.timing;
-    const uint64_t key = sector * kMaxGroups + sm / std::max<uint32_t>(device.merge_group_sms, 1) % kMaxGroups;
-    const InFlight::Entry f = group_flight.Find(key, now);
-    if (f.until && f.owner >> 2 != sm) {
-      from = ServedFrom(f.owner & 3);
-      return f.until;
-    }
-    ++k.l2_sectors[o];
-    uint64_t t;
-    const bool hit = l2->Access(sector * SectorCache::kSectorBytes, true) == SectorCache::Outcome::Hit;
-    l2_change = l2->last_change();
-    if (hit) {
-      ++k.l2_hits[o];
-      const uint64_t fill = l2_fill.Until(sector, now);
-      t = fill ? std::max(now + tm.l2_hit, fill + tm.l2_hit / 2) : now + tm.l2_hit;
-    } else {
-      from = ServedFrom::Dram;
-      t = FillFromDram(sector, now, k);
-    }
-    group_flight.Set(key, t, now, sm << 2 | uint32_t(from));
-    return t;
-  }
-
-  // An L2 miss of `sector` (already allocated in L2) at `now`: DRAM is read in aligned pieces of
-  // dram_fetch_bytes (a sector pair on Hopper), and every sector of the piece that L2 lacked is
-  // filled, arriving at L2 half an L2 round trip before the data reaches the SM. Returns when it
-  // reaches the SM.
-  uint64_t FillFromDram(uint64_t sector, uint64_t now, Counters& k) {
-    const auto& tm = device.timing;
-    const uint64_t per_fetch = std::max<uint32_t>(device.dram_fetch_bytes / SectorCache::kSectorBytes, 1);
-    const uint64_t first = sector / per_fetch * per_fetch;
-    const uint64_t at_l2 = now + tm.dram - tm.l2_hit / 2;
-    uint32_t fetched = 1;
-    for (uint64_t s = first; s < first + per_fetch; ++s)
-      if (s != sector && !l2->Contains(s * SectorCache::kSectorBytes)) {
-        l2->Access(s * SectorCache::kSectorBytes, true);
-        l2_fill.Set(s, at_l2, now);
-        ++fetched;
-      }
-    k.dram_read_bytes += uint64_t(fetched) * SectorCache::kSectorBytes;
-    l2_fill.Set(sector, at_l2, now);
-    return now + tm.dram;
-  }
-
-  // Whether an instruction's n sectors, the first `first`, the others' gaps next in the record
-  // (read ahead, not consumed), lie in more than wide_store_lines lines.
-  bool WideStore(const uint8_t* p, uint64_t first, int n) const {
-    uint64_t s = first, line = first / SectorCache::kSectorsPerLine;
-    uint32_t lines = 1;
-    for (int i = 1; i < n; ++i) {
-      s += GetVarint(p) + 1;
-      if (s / SectorCache::kSectorsPerLine != line) ++lines, line = s / SectorCache::kSectorsPerLine;
-    }
-    return lines > device.timing.wide_store_lines;
-  }
-
-  // ---- finish ----
-  void Finish(uint64_t shared_bytes) {
-    Fix(shared_bytes);
-    if (Cancelled()) streams.Clear();  // nothing more is replayed: the user asked to stop
-    Replay();
-    trace->caches.waves = waves;
-    if (any_cut) {
-      // The traced steps before the first recorded one that the replay did not issue are final.
-      size_t k = 0;
-      while (k < trace->instructions.size() &&
-             !(k < traced_recorded.size() && traced_recorded[k] && !(k < traced_issued.size() && traced_issued[k])))
-        ++k;
-      trace->caches.final_steps = k;
-    }
-    // The launch's own reads (its code, parameters and constants) belong to no source line.
-    trace->total.dram_read_bytes += device.launch_read_bytes + code_bytes;
-    trace->caches.code_bytes = code_bytes;
-    CompleteL1Steps(*trace);
-    if (!trace->caches.l2_lines.empty() || !trace->caches.l2_steps.empty()) trace->caches.l2_steps.resize(trace->instructions.size());
-  }
-};
+  // The launch's own reads (its code, parameters and constants) belong to no source line.
+  trace->total.dram_read_bytes += device.launch_read_bytes + code_bytes;
+  trace->caches.code_bytes = code_bytes;
+  CompleteL1Steps(*trace);
+  if (!trace->caches.l2_lines.empty() || !trace->caches.l2_steps.empty()) trace->caches.l2_steps.resize(trace->instructions.size());
+}
 
 MemoryHierarchy::MemoryHierarchy(const DeviceProfile& device, uint32_t registers_per_thread,
                                  const LaunchShape& shape, std::vector<Counters>* per_site,
@@ -531,6 +198,7 @@ void MemoryHierarchy::Record(const WarpInstruction& ins, int64_t trace_index, co
   impl_->Record(ins, trace_index, sectors, n);
 }
 void MemoryHierarchy::Barrier() { impl_->Barrier(); }
+void MemoryHierarchy::ReplayOn(uint32_t threads) { impl_->replay_threads = std::max<uint32_t>(threads, 1); }
 void MemoryHierarchy::CutWarp(uint32_t warp) { impl_->CutWarp(warp); }
 uint64_t MemoryHierarchy::BlocksPerWave() const { return impl_->fixed ? impl_->residency.blocks_per_wave : 0; }
 void MemoryHierarchy::Finish(uint64_t shared_bytes) { impl_->Finish(shared_bytes); }

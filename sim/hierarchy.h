@@ -49,6 +49,8 @@
 // final once every turn before its own has been replayed, which a replay of each warp's first
 // records does up to the first turn of a warp whose records end before the warp did (CutWarp:
 // the prefix pass of sim/prefix_pass.h, Trace::Caches::final_steps).
+// The launch's last replay (Finish's: for a launch of one wave, the only one) may run on several
+// threads (ReplayOn), with every result the same: sim/replay_window.h says how.
 // Not modelled: contention (bandwidth, queues: latencies are fixed), the L2's two partitions,
 // ECC and the hardware's real hash and replacement policy (see cache.h).
 #pragma once
@@ -89,6 +91,9 @@ class MemoryHierarchy {
   // a warp has no record for, and Finish says how many traced steps are final
   // (Trace::Caches::final_steps).
   void CutWarp(uint32_t warp);
+  // The launch's last replay (Finish's) runs on this many threads (1: on the caller's, as every
+  // earlier wave's does), with every result the same (sim/replay_window.h).
+  void ReplayOn(uint32_t threads);
   // Blocks in a wave, once residency is known (a block after the first has begun); else 0.
   uint64_t BlocksPerWave() const;
   // The launch ended (shared_bytes: what its blocks' shared arrays need): replays what is left

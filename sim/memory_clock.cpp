@@ -49,6 +49,18 @@ void InFlight::Set(uint64_t key, uint64_t until, uint64_t now, uint32_t owner) {
   }
 }
 
+void InFlight::Patch(uint64_t key, uint64_t was, uint64_t until, uint32_t owner) {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = Home(key);; i = (i + 1) & mask) {
+    Slot& s = slots_[i];
+    if (s.until == 0) return;
+    if (s.key == key) {
+      if (s.until == was) s.until = until, s.owner = owner;
+      return;
+    }
+  }
+}
+
 // Doubles the table when over half of it was ever filled (or keeps its size when most entries
 // have expired) and moves the live entries over.
 void InFlight::Grow(uint64_t now) {
@@ -79,6 +91,7 @@ void IssueQueue::Restart(uint64_t start) {
     std::fill(tail_.begin(), tail_.end(), kNone);
   }
   far_ = {};
+  if (!from_far_.empty()) std::fill(from_far_.begin(), from_far_.end(), uint16_t(0));
   in_ring_ = 0;
   now_ = start;
   ahead_w_ = kNone;
@@ -104,27 +117,60 @@ void IssueQueue::Push(uint64_t cycle, uint32_t warp) {
   Append(cycle & (head_.size() - 1), warp);
 }
 
-bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp) {
+bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp) { return PopBefore<false>(cycle, warp, 0); }
+bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp, uint64_t limit) {
+  if (from_far_.empty()) from_far_.assign(head_.size(), 0);
+  return PopBefore<true>(cycle, warp, limit);
+}
+
+void IssueQueue::PushFromFar(uint64_t cycle, uint32_t warp) {
+  if (from_far_.empty()) from_far_.assign(head_.size(), 0);
+  if (cycle - now_ >= head_.size()) {
+    far_.push({cycle, warp});
+    return;
+  }
+  // After the bucket's first warps from the heap with a lower index.
+  const size_t b = cycle & (head_.size() - 1);
+  if (warp >= next_.size()) next_.resize(size_t(warp) + 1, kNone);
+  uint32_t prev = kNone, at = head_[b];
+  for (uint16_t k = 0; k < from_far_[b] && at < warp; ++k) prev = at, at = next_[at];
+  next_[warp] = at;
+  if (prev == kNone) head_[b] = warp;
+  else next_[prev] = warp;
+  if (at == kNone) tail_[b] = warp;
+  ++from_far_[b];
+  ++in_ring_;
+}
+
+template <bool kLimit>
+bool IssueQueue::PopBefore(uint64_t* cycle, uint32_t* warp, uint64_t limit) {
   const size_t mask = head_.size() - 1;
   for (;;) {
     const size_t b = now_ & mask;
     if (const uint32_t w = head_[b]; w != kNone) {
       head_[b] = next_[w];
       if (head_[b] == kNone) tail_[b] = kNone;
+      if constexpr (kLimit) from_far_[b] -= from_far_[b] != 0;
       --in_ring_;
       *cycle = now_;
       *warp = w;
       StepAhead();
       return true;
     }
+    if (kLimit && now_ + 1 >= limit) return false;
     if (in_ring_ == 0) {
-      if (far_.empty()) return false;
-      now_ = far_.top().first;  // nothing nearer: jump to the far heap's first
+      if constexpr (kLimit) {
+        now_ = far_.empty() ? limit - 1 : std::min(far_.top().first, limit - 1);
+      } else {
+        if (far_.empty()) return false;
+        now_ = far_.top().first;  // nothing nearer: jump to the far heap's first
+      }
     } else {
       ++now_;
     }
     // Far entries that the ring now reaches move into it (in cycle order).
     while (!far_.empty() && far_.top().first - now_ < head_.size()) {
+      if constexpr (kLimit) ++from_far_[far_.top().first & mask];
       Append(far_.top().first & mask, far_.top().second);
       far_.pop();
     }

@@ -33,6 +33,15 @@ class InFlight {
   // `key` is in flight until `until` (> now), for `owner`, replacing what it had.
   void Set(uint64_t key, uint64_t until, uint64_t now, uint32_t owner = 0);
   void Clear();
+  // `key`'s entry, if it is in flight until `was`, is in flight until `until` for `owner` instead
+  // (a replay in windows puts its pending values right: sim/replay_window.h).
+  void Patch(uint64_t key, uint64_t was, uint64_t until, uint32_t owner);
+  // Calls f(key, until, owner) for every entry in flight after `now`.
+  template <class F>
+  void ForEach(uint64_t now, F&& f) const {
+    for (const Slot& s : slots_)
+      if (s.until > now) f(s.key, s.until, s.owner);
+  }
   // Where a look-up of `key` starts, for a prefetch (it may be stale once the table grows).
   const void* SlotMemory(uint64_t key) const { return &slots_[Home(key)]; }
 
@@ -64,6 +73,16 @@ class IssueQueue {
   void Push(uint64_t cycle, uint32_t warp);
   // The next warp and its cycle (never earlier than the last one popped); false when empty.
   bool Pop(uint64_t* cycle, uint32_t* warp);
+  // The same for a warp of a cycle before `limit` (> the current cycle); false when there is none,
+  // the current cycle then at most limit - 1 (a replay in windows, sim/replay_window.h).
+  bool Pop(uint64_t* cycle, uint32_t* warp, uint64_t limit);
+  // A push that the one-thread replay made kRingCycles or more ahead, in a replay in windows: such
+  // pushes went to the heap and came into their cycle's bucket in warp order, before every push
+  // made from nearer (sim/replay_window.h). Only with the Pop that takes a limit.
+  void PushFromFar(uint64_t cycle, uint32_t warp);
+  // No warp issues before this cycle (~0: the queue is empty).
+  uint64_t Earliest() const { return in_ring_ ? now_ : far_.empty() ? ~0ull : far_.top().first; }
+  static constexpr uint64_t kRingCycles = uint64_t(1) << 12;  // a push this far ahead goes to the heap
   // The warp kAhead places after the last one popped, as the queue held them when it came into
   // view, if it is within kAheadCycles of the current cycle (else -1): for the caller to prefetch
   // what it will touch. Warps pushed meanwhile may come before it; a hint, not a promise. Kept
@@ -75,9 +94,13 @@ class IssueQueue {
 
  private:
   static constexpr uint32_t kRingLog2 = 12;  // 4096 cycles: longer than any wait
+  static_assert(kRingCycles == uint64_t(1) << kRingLog2);
+  template <bool kLimit>
+  bool PopBefore(uint64_t* cycle, uint32_t* warp, uint64_t limit);
   static constexpr uint32_t kNone = ~0u;
   std::vector<uint32_t> head_, tail_;  // per bucket: its first and last warp (kNone: empty)
   std::vector<uint32_t> next_;         // per warp: the next of its bucket
+  std::vector<uint16_t> from_far_;     // per bucket: its first warps that came from the heap (PushFromFar)
   uint64_t now_;
   size_t in_ring_ = 0;  // entries in the ring not yet popped
   // The look-ahead (Ahead): warp ahead_w_ in bucket ahead_c_, kAhead places after the last pop

@@ -1,0 +1,279 @@
+// The launch's last replay on several threads (sim/replay_window.h) gives the one-thread replay's
+// results bit for bit: every site's counters, each traced instruction's served-from marks, and
+// Trace::caches in full (the traced SM's L1 log and where each step stands in it, the L2 lines
+// of the traced steps with their sets, waves), on 1, 2, 3 and 5 threads. Made-up launches
+// through the hierarchy (several waves, blocks of different lengths, barriers in a loop, stores
+// wider than wide_store_lines, atomics, streams spilled to a file), then kernels through the
+// engine on a small device (catalog variants over many waves, kernels outside the catalog).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "kernels/catalog.h"
+#include "kernels/sim_backend.h"
+#include "sim/device_profile.h"
+#include "sim/dialect.h"
+#include "sim/engine.h"
+#include "sim/hierarchy.h"
+#include "sim/trace.h"
+#include "tests/filler_inputs.h"
+#include "toolchain/trace_codec.h"
+
+namespace parallel_replay {
+using namespace ::ws::dialect;
+using ::ws::sim::Counters;
+using ::ws::sim::DeviceProfile;
+using ::ws::sim::LaunchOptions;
+using ::ws::sim::LaunchShape;
+using ::ws::sim::MemoryHierarchy;
+using ::ws::sim::Op;
+using ::ws::sim::Selection;
+using ::ws::sim::Trace;
+using ::ws::sim::WarpInstruction;
+
+// The trace as bytes (the codec writes the counters, the instructions with their marks and
+// Trace::caches), without the wall time and the simulating threads.
+std::string Bytes(Trace t) {
+  t.seconds = 0;
+  t.threads = 1;
+  t.threads_note.clear();
+  ::ws::toolchain::wire::Writer w;
+  ::ws::toolchain::EncodeTrace(t, w);
+  return w.Take();
+}
+
+// A small device: 12 SMs in merge groups of 2 (6 groups to split between threads) and a 64 KiB
+// L2, so that a few dozen blocks make several waves and the L2 evicts (and writes back).
+DeviceProfile SmallDevice() {
+  DeviceProfile d = *::ws::sim::FindDeviceProfile("H100");
+  d.sms = 12;
+  d.merge_group_sms = 2;
+  d.l2_bytes = 64 << 10;
+  return d;
+}
+
+// ---- made-up launches through the hierarchy ----
+struct Launch {
+  uint64_t blocks = 60;           // 8 warps each; 4 blocks an SM: 48 a wave, 2 waves
+  uint64_t budget = MemoryHierarchy::kDefaultBufferBytes;
+  bool trace_all = false;         // warp 0 of every block traced (else of block 41 only)
+};
+struct Replayed {
+  std::vector<Counters> per_site;
+  Trace trace;
+  std::string bytes;
+};
+
+// Block b's warps issue 12 + 5 * (b % 5) instructions each (blocks of different lengths), a
+// barrier after every 6th (barriers in a loop); loads of runs and of scattered words, stores
+// of runs and stores over 32 lines (wider than wide_store_lines), atomics on a few words that
+// every block shares. 8 sites.
+Replayed ReplayMadeUp(const Launch& l, uint32_t threads) {
+  const DeviceProfile d = SmallDevice();
+  LaunchShape shape;
+  shape.grid = {uint32_t(l.blocks), 1, 1};
+  shape.block = {256, 1, 1};
+  Replayed r;
+  r.per_site.resize(8);
+  const int64_t traced_block = l.trace_all ? -1 : 41;
+  MemoryHierarchy h(d, 64, shape, &r.per_site, &r.trace, traced_block, l.budget);
+  h.ReplayOn(threads);
+  uint64_t x = 987654321;
+  auto next = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+  const uint64_t base = 0x7f0000000000ull;
+  for (uint64_t b = 0; b < l.blocks; ++b) {
+    h.BeginBlock(b, 8, 0);
+    const int length = 12 + 5 * int(b % 5);
+    for (int i = 0; i < length; ++i) {
+      if (i % 6 == 5) h.Barrier();
+      for (uint32_t w = 0; w < 8; ++w) {
+        WarpInstruction ins;
+        ins.warp = w;
+        ins.site = uint32_t(i % 8);
+        const int kind = int((i + w) % 5);
+        ins.op = kind == 4 ? Op::Atomic : (kind == 2 || kind == 3) ? Op::Store : Op::Load;
+        ins.mask = ~0u;
+        const uint64_t run = base + next() % 4096 * 128;
+        for (int lane = 0; lane < 32; ++lane) {
+          if (ins.op == Op::Atomic) ins.addr[lane] = base + (next() % 16) * 4;
+          else if (kind == 3) ins.addr[lane] = run + uint64_t(lane) * 256;  // 32 lines
+          else if (kind == 1) ins.addr[lane] = base + next() % (64 << 10) * 4;
+          else ins.addr[lane] = run + 4 * uint64_t(lane);
+        }
+        int64_t traced = -1;
+        if (w == 0 && (l.trace_all || b == 41)) {
+          traced = int64_t(r.trace.instructions.size());
+          r.trace.instructions.push_back(ins);
+        }
+        h.Record(ins, traced);
+      }
+    }
+  }
+  h.Finish(0);
+  r.bytes = Bytes(r.trace);
+  return r;
+}
+
+void ExpectSame(const Replayed& one, const Replayed& many) {
+  ASSERT_EQ(one.per_site.size(), many.per_site.size());
+  for (size_t s = 0; s < one.per_site.size(); ++s) {
+    const Counters& a = one.per_site[s];
+    const Counters& b = many.per_site[s];
+    for (int o = 0; o < 4; ++o) {
+      EXPECT_EQ(a.l1_hits[o], b.l1_hits[o]) << "site " << s << " op " << o;
+      EXPECT_EQ(a.l2_sectors[o], b.l2_sectors[o]) << "site " << s << " op " << o;
+      EXPECT_EQ(a.l2_hits[o], b.l2_hits[o]) << "site " << s << " op " << o;
+    }
+    EXPECT_EQ(a.dram_read_bytes, b.dram_read_bytes) << "site " << s;
+    EXPECT_EQ(a.dram_write_bytes, b.dram_write_bytes) << "site " << s;
+    EXPECT_EQ(std::memcmp(&a, &b, sizeof(Counters)), 0) << "site " << s;
+  }
+  ASSERT_EQ(one.trace.instructions.size(), many.trace.instructions.size());
+  for (size_t i = 0; i < one.trace.instructions.size(); ++i)
+    EXPECT_EQ(one.trace.instructions[i].served, many.trace.instructions[i].served) << "step " << i;
+  const auto& a = one.trace.caches;
+  const auto& b = many.trace.caches;
+  EXPECT_EQ(a.l1_events.size(), b.l1_events.size());
+  EXPECT_EQ(a.l1_events_until, b.l1_events_until);
+  EXPECT_EQ(a.l2_lines.size(), b.l2_lines.size());
+  EXPECT_EQ(a.l2_steps.size(), b.l2_steps.size());
+  EXPECT_EQ(a.waves, b.waves);
+  EXPECT_TRUE(one.bytes == many.bytes);  // everything the trace holds, byte for byte
+}
+
+TEST(ParallelReplay, MadeUpLaunchOverTwoWavesGivesTheSameCountersMarksAndLogsOnOneTwoThreeAndFiveThreads) {
+  const Replayed one = ReplayMadeUp({}, 1);
+  ASSERT_EQ(one.trace.caches.waves, 2u);  // 60 blocks, 12 SMs x 4 blocks of 256 threads (64 registers)
+  ASSERT_GT(one.trace.caches.l1_events.size(), 100u);  // block 41 is in the last wave: its SM's log
+  ASSERT_FALSE(one.trace.caches.l2_lines.empty());
+  uint64_t l1_hits = 0, written_back = 0;
+  for (const auto& c : one.per_site) {
+    for (int o = 0; o < 4; ++o) l1_hits += c.l1_hits[o];
+    written_back += c.dram_write_bytes;
+  }
+  ASSERT_GT(l1_hits, 0u);
+  ASSERT_GT(written_back, 0u);  // the L2 evicted dirty lines
+  for (uint32_t threads : {2u, 3u, 5u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    ExpectSame(one, ReplayMadeUp({}, threads));
+  }
+}
+
+TEST(ParallelReplay, EveryBlocksTracedWarpKeepsItsMarksAndL2LinesOnSeveralThreads) {
+  // Traced instructions on every SM: their marks and L2 lines come from every thread's part.
+  Launch l;
+  l.trace_all = true;
+  const Replayed one = ReplayMadeUp(l, 1);
+  for (uint32_t threads : {2u, 3u, 5u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    ExpectSame(one, ReplayMadeUp(l, threads));
+  }
+}
+
+TEST(ParallelReplay, StreamsSpilledToAFileGiveTheSameResultsOnSeveralThreads) {
+  // A 256-byte budget: every warp's records go to the spill file and come back through each
+  // thread's 2 KiB windows (SpillFile::Read, pread, from several threads at once).
+  Launch l;
+  l.budget = 256;
+  const Replayed memory = ReplayMadeUp({}, 1);
+  for (uint32_t threads : {1u, 2u, 5u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    ExpectSame(memory, ReplayMadeUp(l, threads));
+  }
+}
+
+TEST(ParallelReplay, ALaunchOfOneWaveWithFewerGroupsThanThreadsGivesTheSameResults) {
+  // 3 blocks: 3 SMs in 2 merge groups, fewer than the threads asked for.
+  Launch l;
+  l.blocks = 3;
+  l.trace_all = true;
+  const Replayed one = ReplayMadeUp(l, 1);
+  ASSERT_EQ(one.trace.caches.waves, 1u);
+  for (uint32_t threads : {2u, 5u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    ExpectSame(one, ReplayMadeUp(l, threads));
+  }
+}
+
+// ---- kernels through the engine ----
+LaunchOptions Options(uint32_t threads, const DeviceProfile* device, Selection selection) {
+  LaunchOptions o;
+  o.selection = selection;
+  o.threads = threads;
+  o.device = device;
+  return o;
+}
+
+TEST(ParallelReplay, CatalogVariantsOverManyWavesGiveTheSameTraceOnOneTwoThreeAndFiveThreads) {
+  // The small device runs each of these in several waves (12 SMs); the
+  // last one (Finish's) goes on several threads. Traced: a block of the last wave (its SM's L1
+  // log), or every block (every SM's marks and L2 lines).
+  const DeviceProfile d = SmallDevice();
+  const Selection block{Selection::Kind::Block, 250, 0}, all{Selection::Kind::All, 0, 0};
+  struct Run {
+    const char* id;
+    int n;
+    Selection selection;
+  };
+  const Run runs[] = {{"shortcut/v0", 256, block}, {"shortcut/v1", 256, all},
+                      {"transpose/naive", 512, all}, {"transpose/shared_padded", 512, block}};
+  for (const Run& run : runs) {
+    const auto ref = ::ws::kernels::FindVariant(run.id);
+    ::ws::kernels::RunRequest r;
+    r.n = run.n;
+    const auto one = ::ws::kernels::Simulate(ref, r, Options(1, &d, run.selection));
+    ASSERT_GT(one.trace.caches.waves, 1u) << run.id;
+    const std::string expected = Bytes(one.trace);
+    for (uint32_t threads : {2u, 3u, 5u}) {
+      SCOPED_TRACE(std::string(run.id) + " threads=" + std::to_string(threads));
+      EXPECT_TRUE(Bytes(::ws::kernels::Simulate(ref, r, Options(threads, &d, run.selection)).trace) == expected);
+    }
+  }
+}
+
+// Stores over 32 lines each (wider than wide_store_lines), atomics, a barrier in a loop,
+// divergent branches, and blocks that run for different lengths.
+__global__ void StridesAtomicsAndUnevenBlocks(Global<const float> in, Global<float> out, Global<int> counts, int n) {
+  __shared__ Shared<float[64]> t;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = in[i % n];
+  const int rounds = 1 + int(blockIdx.x % 4) * 2;  // blocks of different lengths
+  for (int r = 0; r < rounds; ++r) {
+    t[threadIdx.x] = acc;
+    __syncthreads();  // a barrier in a loop
+    if (threadIdx.x % 3 == 0) acc += t[(threadIdx.x + 1) % 64] + in[(i * 7 + r * 97) % n];  // divergent
+    else acc -= in[(i + r * 32) % n];
+    __syncthreads();
+  }
+  out[(threadIdx.x * 64 + blockIdx.x) % (64 * gridDim.x)] = acc;  // each lane in its own line
+  if (threadIdx.x % 8 == 0) atomicAdd(&counts[blockIdx.x % 8], 1);
+}
+
+TEST(ParallelReplay, AKernelWithWideStoresAtomicsBarriersInALoopAndUnevenBlocksGivesTheSameTrace) {
+  const DeviceProfile d = SmallDevice();
+  const uint32_t blocks = 1000;  // 64 threads a block, 32 blocks an SM: 3 waves on 12 SMs
+  const int n = 4096;
+  auto run = [&](uint32_t threads, Selection sel) {
+    ::ws::sim::Engine engine(Options(threads, &d, sel));
+    ::ws::kernels::SimBackend b(engine);
+    auto in = b.Upload<const float>("in", "float", ::ws::test_inputs::FillerFloats(size_t(n)), 1, n);
+    auto out = b.Alloc<float>("out", "float", 64 * blocks, 1, 64 * blocks);
+    auto counts = b.Alloc<int>("counts", "int", 8, 1, 8);
+    b.Launch(dim3(blocks), dim3(64), StridesAtomicsAndUnevenBlocks, in, out, counts, n);
+    return engine.TakeTrace();
+  };
+  for (const Selection sel : {Selection{Selection::Kind::Block, 990, 0}, Selection{Selection::Kind::All, 0, 0}}) {
+    const Trace one = run(1, sel);
+    ASSERT_GT(one.caches.waves, 1u);
+    const std::string expected = Bytes(one);
+    for (uint32_t threads : {2u, 3u, 5u}) {
+      SCOPED_TRACE("threads=" + std::to_string(threads) + (sel.kind == Selection::Kind::All ? " all" : " block 990"));
+      EXPECT_TRUE(Bytes(run(threads, sel)) == expected);
+    }
+  }
+}
+
+}  // namespace parallel_replay

@@ -18,15 +18,27 @@ WS_FAMILY(.order = 1, .title = "Shortcut (min-plus product): coalescing, registe
 
 // The family's CPU reference. Each sum d[i][k] + d[k][j] is rounded once, as on the GPU, and
 // a minimum does not depend on the order it is taken in, so the result is exact. The loops run
-// i, k, j so that the inner loop walks rows (about 30x faster than walking columns).
+// i, k, j so that the inner loop walks rows (about 30x faster than walking columns), four j at a
+// time (GCC's vector extension: each lane the scalar rule; -O2 leaves the loop scalar), which
+// takes n = 512 from 42 to 13 ms, a few percent of the stats command that checks against it.
 inline std::vector<float> ShortcutReference(const std::vector<float>& d, int n) {
+  using Four = float __attribute__((vector_size(16)));
   std::vector<float> r(size_t(n) * n, HUGE_VALF);
   for (int i = 0; i < n; ++i) {
     float* row = &r[size_t(n) * i];
     for (int k = 0; k < n; ++k) {
       const float x = d[size_t(n) * i + k];
       const float* dk = &d[size_t(n) * k];
-      for (int j = 0; j < n; ++j) {
+      int j = 0;
+      for (; j + 4 <= n; j += 4) {
+        Four y, least;
+        std::memcpy(&y, dk + j, sizeof y);
+        std::memcpy(&least, row + j, sizeof least);
+        const Four z = x + y;
+        least = z < least ? z : least;
+        std::memcpy(row + j, &least, sizeof least);
+      }
+      for (; j < n; ++j) {
         const float z = x + dk[j];
         row[j] = z < row[j] ? z : row[j];  // inputs are finite: no NaN to care about
       }

@@ -210,9 +210,11 @@ struct LineSites {
 struct ShadowWords {
   static constexpr uint32_t kWritten = 1u << 31, kShared = 1u << 30, kBlock = kShared - 1;
   static uint32_t Tag(uint32_t block) { return (block + 1) & kBlock; }
-  // Whether `array` (an id below 64) is one the kernel takes only as Global<const T>
-  // (Engine::Run's const_arrays): no block stores to it, so a load of it needs no check.
-  WS_INLINE bool Const(int array) const { return uint32_t(array) < 64 && (const_arrays >> array & 1); }
+  // Whether global array `array` is one the kernel takes only as Global<const T> (Engine::Run's
+  // const_arrays): no block stores to it, so a load of it needs no check. One bit test: the id is
+  // read modulo 64, and a launch has const arrays only where every global array's id is below
+  // 64 (GlobalShadow::AddConst).
+  WS_INLINE bool Const(int array) const { return const_arrays >> (uint32_t(array) & 63) & 1; }
   // True when a load or store of one word needs nothing more: a word this block wrote, or (a
   // load) one it read or several blocks only read. `tag`: Tag(block).
   // (An address below base_ wraps to an offset past words_.)

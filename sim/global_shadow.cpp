@@ -57,11 +57,14 @@ void GlobalShadow::Check(uint64_t addr, uint32_t width, bool store, uint32_t blo
   }
 }
 
-// (The common cases, ShadowWords::Const and Settled, were asked inline by RecordGlobal.)
-void GlobalShadow::AddConst(int id, uint64_t addr, uint64_t bytes) {
-  if (id < 0 || id >= 64 || bytes == 0) return;  // an id past 64: its loads are checked as others
-  const_arrays |= uint64_t(1) << id;
-  const_ranges_.push_back({addr, addr + bytes});
+void GlobalShadow::SetConst(const std::vector<ArrayInfo>& arrays, const std::vector<int>& ids) {
+  for (const ArrayInfo& a : arrays)
+    if (a.space == Space::Global && a.id >= 64) return;  // ShadowWords::Const reads ids modulo 64
+  for (int id : ids) {
+    const ArrayInfo& a = arrays.at(size_t(id));
+    const_arrays |= uint64_t(1) << id;
+    const_ranges_.push_back({a.base, a.base + uint64_t(a.elem_bytes) * a.count});
+  }
 }
 
 bool GlobalShadow::InConst(uint64_t addr, uint32_t width) const {
@@ -70,6 +73,7 @@ bool GlobalShadow::InConst(uint64_t addr, uint32_t width) const {
   return false;
 }
 
+// (The common cases, ShadowWords::Const and Settled, were asked inline by RecordGlobal.)
 void CheckGlobal(ThreadCtx& t, uint64_t addr, uint32_t width, Op op) {
   GlobalShadow& s = static_cast<GlobalShadow&>(*t.shadow);
   if (op == Op::Atomic || op == Op::Reduction) s.Flag(GlobalShadow::kAtomic);

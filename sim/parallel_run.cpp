@@ -418,10 +418,7 @@ void ParallelRun::Run(const LaunchShape& s, const std::function<void()>& make_hi
     // The selected block's early copies are given by the merge while no block has found the
     // launch order-dependent (parallel_run.h says why they are the serial run's then).
     GlobalShadow shadow(lo == ~0ull ? 0 : lo, hi > lo ? hi - lo : 0);
-    for (int id : m.const_arrays) {
-      const ArrayInfo& arr = m.trace.arrays[size_t(id)];
-      shadow.AddConst(id, arr.base, uint64_t(arr.elem_bytes) * arr.count);
-    }
+    shadow.SetConst(m.trace.arrays, m.const_arrays);
     const auto publish = m.opt.on_selected_final;
     const auto publish_steps = m.opt.on_selected_ran;
     bool gave = false, gave_steps = false;

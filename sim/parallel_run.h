@@ -85,8 +85,9 @@ class GlobalShadow : public ShadowWords {
   GlobalShadow(const GlobalShadow&) = delete;
   GlobalShadow& operator=(const GlobalShadow&) = delete;
   void Check(uint64_t addr, uint32_t width, bool store, uint32_t block);
-  // Array `id` at [addr, addr + bytes) is const (its loads are not checked, ShadowWords::Const).
-  void AddConst(int id, uint64_t addr, uint64_t bytes);
+  // The global arrays `ids` of `arrays` are const (their loads are not checked,
+  // ShadowWords::Const); none are where a global array's id is 64 or more.
+  void SetConst(const std::vector<ArrayInfo>& arrays, const std::vector<int>& ids);
   bool InConst(uint64_t addr, uint32_t width) const;
   void Flag(Reason r) {
     int none = kNone;

@@ -314,6 +314,22 @@ TEST(Parallel, AStoreToAnArrayGivenAsConstRunsOnOneThread) {
   EXPECT_EQ(bytes[2], bytes[0]);
 }
 
+TEST(Parallel, WithAGlobalArrayIdOf64OrMoreNoArrayIsConst) {
+  // The inline test reads an id modulo 64: array 64 would pass for array 0, given as const, and
+  // the chain through it (each block reads the word the block before wrote) would go unseen.
+  for (uint32_t threads : {1u, 2u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    std::vector<std::vector<float>> host(65, std::vector<float>(65, 0.0f));
+    Engine engine(Options(threads));
+    for (auto& h : host) engine.BindGlobal("a", "float", 4, h.size(), 1, h.size(), h.data());
+    Global<float> chain(host[64].data(), 64, engine.Array(64).base, host[64].size());
+    ASSERT_TRUE(engine.Run({{64, 1, 1}, {32, 1, 1}, 0}, [=] { EachBlockAddsOneToTheLast(chain); }, {0}));
+    EXPECT_EQ(engine.trace().threads, 1u);
+    EXPECT_EQ(engine.trace().threads_note, threads == 1 ? "" : "its blocks communicate through global memory");
+    EXPECT_EQ(host[64][64], 64.0f);
+  }
+}
+
 TEST(Parallel, SharedArraysFirstUsedInDifferentOrdersKeepTheSerialLayout) {
   const Outcome one = RunWith(1, [](::ws::kernels::SimBackend& b, Outcome& r) {
     auto out = b.Alloc<float>("out", "float", 32 * 16, 1, 32 * 16);

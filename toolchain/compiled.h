@@ -37,6 +37,7 @@ CompiledFile CompileForListing(const std::string& file, const std::string& given
 // the cubin for `arch` taken out of the running executable with cuobjdump -xelf, listed as
 // CompileForListing lists a file's, with cuobjdump -res-usage's figures. Throws BadRequest where
 // there is no cuobjdump or the executable has no code for `arch` (naming the architectures it has).
+// Each architecture is listed once a process; later calls give a copy of the first's.
 CompiledFile CatalogListing(const std::string& arch);
 
 }  // namespace ws::toolchain

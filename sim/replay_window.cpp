@@ -4,7 +4,6 @@
 
 #include <exception>
 #include <thread>
-#include <unordered_map>
 
 namespace ws::sim {
 
@@ -42,6 +41,13 @@ struct MemoryHierarchy::Impl::Windows {
     size_t issued = 0;
     uint64_t end = 0;
     uint64_t earliest = ~0ull;  // no turn of it comes before this cycle (after a window)
+    struct StampEntry {
+      uint64_t key = 0;
+      uint32_t exact = 0, tag = 0;
+    };
+    std::vector<StampEntry> stamp_table;  // Resolve's, per window (tag)
+    std::vector<uint32_t> stamp_slots;
+    uint32_t stamp_tag = 0;
     std::exception_ptr error;
   };
   Impl& m;
@@ -52,6 +58,7 @@ struct MemoryHierarchy::Impl::Windows {
   bool log_now;
   std::vector<Part> parts;
   std::vector<uint32_t> local;  // per cursor: its index in its thread's part
+  std::vector<size_t> head;     // the merge's: per thread, its next turn
   SpinBarrier barrier;
   uint64_t window = 0;  // the window's first cycle (the merge sets the next)
   bool done = false;
@@ -229,7 +236,7 @@ void MemoryHierarchy::Impl::Windows::Merge() {
     failed = failed || part.error;
     part.log.answers.resize(part.log.requests.size());
   }
-  std::vector<size_t> head(threads, 0);
+  head.assign(threads, 0);
   for (;;) {
     uint32_t best = threads;
     uint64_t best_cycle = 0, best_rank = 0;
@@ -314,18 +321,31 @@ void MemoryHierarchy::Impl::Windows::Resolve(Part& part) {
   // raised by a pending arrival read kMaxStamp meanwhile. Each raise, in order, from the stamp
   // before it (or the value worked out here for the slot's raise before, if none refilled it since).
   if (!log.stamps.empty()) {
-    std::unordered_map<uint64_t, uint32_t> exact;
-    exact.reserve(log.stamps.size());
+    // The slots raised, in an open-addressed table the thread keeps (a tag per window, no clearing).
+    size_t size = 64;
+    while (size < 2 * log.stamps.size()) size *= 2;
+    if (part.stamp_table.size() < size) part.stamp_table.assign(size, {});
+    size = part.stamp_table.size();
+    if (++part.stamp_tag == 0) part.stamp_table.assign(size, {}), part.stamp_tag = 1;
+    part.stamp_slots.clear();
     for (const auto& s : log.stamps) {
       const uint64_t key = uint64_t(s.sm) << 32 | s.slot;
+      size_t i = size_t((key * 0x9E3779B97F4A7C15ull) >> 40) & (size - 1);
+      while (part.stamp_table[i].tag == part.stamp_tag && part.stamp_table[i].key != key) i = (i + 1) & (size - 1);
+      auto& e = part.stamp_table[i];
       uint32_t base = s.prior;
-      if (base != 0)
-        if (auto it = exact.find(key); it != exact.end()) base = it->second;
-      exact[key] = std::max(base, uint32_t(std::min<uint64_t>(log.Resolve(s.value), kMaxStamp)));
+      if (e.tag == part.stamp_tag) {
+        if (base != 0) base = e.exact;
+      } else {
+        e = {key, 0, part.stamp_tag};
+        part.stamp_slots.push_back(uint32_t(i));
+      }
+      e.exact = std::max(base, uint32_t(std::min<uint64_t>(log.Resolve(s.value), kMaxStamp)));
     }
-    for (const auto& [key, v] : exact) {
-      uint32_t& stamp = m.L1(uint32_t(key >> 32)).Stamp(uint32_t(key));
-      if (stamp != 0) stamp = v;  // else refilled since its last raise
+    for (uint32_t i : part.stamp_slots) {
+      const auto& e = part.stamp_table[i];
+      uint32_t& stamp = m.L1(uint32_t(e.key >> 32)).Stamp(uint32_t(e.key));
+      if (stamp != 0) stamp = e.exact;  // else refilled since its last raise
     }
   }
   for (const auto& h : log.held) {

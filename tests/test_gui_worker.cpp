@@ -100,7 +100,7 @@ TEST(SimWorker, JobWithoutCachesSimulatesWithoutTheCacheModel) {
     ws::app::SimJob job{.pane = 0, .generation = 1, .variant = "shortcut/v1", .n = 64};
     job.caches = caches;
     w.Submit(job);
-    const auto got = PollFor(w, 60);
+    const auto got = PollForWhole(w, 60);
     ASSERT_EQ(got.size(), 1u);
     ASSERT_NE(got[0].outcome, nullptr) << got[0].error;
     const auto& t = got[0].outcome->trace;

@@ -92,6 +92,9 @@ Pass RunPass(EngineImpl& m, const LaunchShape& s, uint64_t cut) {
     hi = std::max(hi, a.base + uint64_t(a.elem_bytes) * a.count);
   }
   GlobalShadow shadow(lo == ~0ull ? 0 : lo, hi > lo ? hi - lo : 0);
+  // The arrays no block writes are not checked (their words stay unmarked, never written: the
+  // rule of WrittenAndRead holds of them either way), as on several threads.
+  shadow.SetConst(e.trace.arrays, m.const_arrays);
   e.shadow = &shadow;
   Undo undo;
   undo.e = &e;

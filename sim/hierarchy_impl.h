@@ -57,7 +57,7 @@ struct MemoryHierarchy::Impl {
   // ended (after a replay), the cycle the next wave's block at that place starts.
   std::vector<uint64_t> slot_end;
   uint64_t clock = 0;
-  static constexpr uint64_t kMaxStamp = 0xffffffffu;  // L1 slot stamps: cycles up to this
+  static constexpr uint64_t kMaxStamp = WindowLog::kMaxStamp;  // L1 slot stamps: cycles up to this
   // A prefix replay (CutWarp): the traced instructions recorded and those issued before it stopped.
   bool any_cut = false;
   std::vector<uint8_t> traced_recorded, traced_issued;
@@ -251,6 +251,7 @@ struct MemoryHierarchy::Impl {
       bool l1_hit = false;
       if (p.l1_lookup) {
         const auto r1 = l1c.Access(addr, p.l1_allocate);
+        if (kWindow && r1 == SectorCache::Outcome::Miss && p.l1_allocate) w->Refilled(c.block->sm, l1c.last_change().slot);
         if (p.l1_hit_by_line) {
           // The line's presence when the instruction first touched it decides: its own allocation
           // does not make its later sectors hits (ncu counts a 4-sector store to an absent line as
@@ -279,7 +280,7 @@ struct MemoryHierarchy::Impl {
         // The slot's stamp is the latest arrival of a sector of its line (saturated at
         // kMaxStamp): where it has passed, nothing of the line is on its way and l1_fill, a
         // cache miss, need not be asked. (A pending arrival is past the window's end: its
-        // stamp is kMaxStamp until the merge, StampRaise.)
+        // stamp is kMaxStamp until the merge, WindowLog::RaiseStamp.)
         from = ServedFrom::L1;
         const uint32_t stamp = l1c.Stamp(l1c.last_change().slot);
         const uint64_t arrives = stamp > now || now >= kMaxStamp
@@ -295,13 +296,11 @@ struct MemoryHierarchy::Impl {
         if (p.l1_allocate) {
           const uint64_t key = uint64_t(c.block->sm) << 48 | sector;
           tb.l1_fill.Set(key, arrives, now);
-          if (kWindow && WindowLog::Pending(arrives)) w->patches.push_back({&tb.l1_fill, key, arrives, ~0u});
+          if (kWindow && WindowLog::Pending(arrives)) w->AddPatch(&tb.l1_fill, key, arrives, ~0u);
           if (p.l1_lookup) {
             uint32_t& stamp = l1c.Stamp(l1c.last_change().slot);
-            if constexpr (kWindow) w->stamps.push_back({c.block->sm, l1c.last_change().slot, stamp, arrives});
-            stamp = kWindow && WindowLog::Pending(arrives)
-                        ? uint32_t(kMaxStamp)
-                        : std::max(stamp, uint32_t(std::min<uint64_t>(arrives, kMaxStamp)));
+            if constexpr (kWindow) w->RaiseStamp(c.block->sm, l1c.last_change().slot, stamp, arrives);
+            else stamp = std::max(stamp, uint32_t(std::min<uint64_t>(arrives, kMaxStamp)));
           }
         }
         if constexpr (kWindow) w->Wait(data, value = arrives);
@@ -358,7 +357,7 @@ struct MemoryHierarchy::Impl {
     uint64_t t;
     if constexpr (kWindow) {
       t = w->Request(sector);
-      w->patches.push_back({&tb.group_flight, key, t, sm});
+      w->AddPatch(&tb.group_flight, key, t, sm);
     } else {
       t = L2Read(sector, now, o, k, from);
     }

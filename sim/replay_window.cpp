@@ -1,5 +1,6 @@
 // The last replay of a launch on several threads, window by window (see sim/replay_window.h).
-// Section index: the barrier · the threads and their warps · a window · the merge · after the merge
+// Section index: the barrier · pending stamps · the threads and their warps · a window · the merge
+// · after the merge
 #include "sim/hierarchy_impl.h"
 
 #include <exception>
@@ -8,7 +9,12 @@
 namespace ws::sim {
 
 // ---- the barrier ----
+// A short spin (2,000 pauses: tens of microseconds; a step's work is about half a millisecond),
+// then a wait that gives the core up: on a loaded machine the thread awaited may be waiting for
+// this one's core. On the device machine's idle cores 2,000 and 20,000 pauses gave the same wall
+// times, the shorter spin 10-20% less user time.
 void SpinBarrier::Wait() {
+  constexpr int kSpins = 2000;
   const uint32_t gen = generation_.load(std::memory_order_acquire);
   if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
     arrived_.store(0, std::memory_order_relaxed);
@@ -16,7 +22,7 @@ void SpinBarrier::Wait() {
     generation_.notify_all();
     return;
   }
-  for (int i = 0; i < 20000; ++i) {
+  for (int i = 0; i < kSpins; ++i) {
     if (generation_.load(std::memory_order_acquire) != gen) return;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -25,10 +31,55 @@ void SpinBarrier::Wait() {
   while (generation_.load(std::memory_order_acquire) == gen) generation_.wait(gen, std::memory_order_acquire);
 }
 
+// ---- pending stamps ----
+void PendingStamps::Erase(uint64_t key) {
+  if (size_ == 0) return;
+  const size_t mask = slots_.size() - 1;
+  size_t i = Home(key);
+  for (;; i = (i + 1) & mask) {
+    if (!used_[i]) return;
+    if (slots_[i].key == key) break;
+  }
+  // Backward-shift deletion: later entries of the probe run move into the hole.
+  used_[i] = 0;
+  --size_;
+  for (size_t j = (i + 1) & mask; used_[j]; j = (j + 1) & mask) {
+    const size_t home = Home(slots_[j].key);
+    if (((j - home) & mask) >= ((j - i) & mask)) {
+      slots_[i] = slots_[j];
+      used_[i] = 1;
+      used_[j] = 0;
+      i = j;
+    }
+  }
+}
+
+void PendingStamps::Grow() {
+  std::vector<Entry> old;
+  std::vector<uint8_t> old_used;
+  old.swap(slots_);
+  old_used.swap(used_);
+  const size_t size = std::max<size_t>(1024, old.size() * 2);
+  slots_.assign(size, Entry{});
+  used_.assign(size, 0);
+  for (size_t k = 0; k < old.size(); ++k) {
+    if (!old_used[k]) continue;
+    size_t i = Home(old[k].key);
+    while (used_[i]) i = (i + 1) & (size - 1);
+    used_[i] = 1;
+    slots_[i] = old[k];
+  }
+}
+
 // ---- the threads and their warps ----
+// Windows of l2_hit / 2 cycles, W_s = start + s x l2_hit / 2. At step s each thread puts right
+// what window s - 2 left pending (its merge ran during step s - 1), pushes the warps window s - 1
+// held for window s, and replays window s, while thread 0 also merges window s - 1: window s
+// needs no answer to a request of window s - 1, which all come at W_(s+1) or later. Then the
+// threads meet (one barrier a step).
+//
 // One thread's part: its warps (their cursors' indices, in the replay's order), the queue of
-// them, who pushed each (a rank, or kLocal + a turn of the window) and its place among that
-// turn's pushes, its SMs' tables, what it writes down in a window.
+// them, who pushed each and its place among that turn's pushes, its SMs' tables, its logs.
 struct MemoryHierarchy::Impl::Windows {
   struct Part {
     std::vector<uint32_t> cursor;
@@ -36,19 +87,17 @@ struct MemoryHierarchy::Impl::Windows {
     std::vector<uint64_t> pusher;
     std::vector<uint32_t> sub;
     SmTables tables;
-    WindowLog log;
+    WindowLog logs[3];
+    std::vector<Counters> per_site;
+    PendingStamps pending_stamps;
     Prefetcher ahead;
     size_t issued = 0;
     uint64_t end = 0;
-    uint64_t earliest = ~0ull;  // no turn of it comes before this cycle (after a window)
-    struct StampEntry {
-      uint64_t key = 0;
-      uint32_t exact = 0, tag = 0;
-    };
-    std::vector<StampEntry> stamp_table;  // Resolve's, per window (tag)
-    std::vector<uint32_t> stamp_slots;
-    uint32_t stamp_tag = 0;
     std::exception_ptr error;
+    const WindowLog::Answer& Answer(uint64_t v) const {
+      return logs[WindowLog::LogOf(v)].answers[v & WindowLog::kIndex];
+    }
+    uint64_t Resolve(uint64_t v) const { return WindowLog::Pending(v) ? Answer(v).t : v; }
   };
   Impl& m;
   std::vector<Cursor>& cursors;
@@ -56,27 +105,33 @@ struct MemoryHierarchy::Impl::Windows {
   std::vector<uint32_t>& arrived;
   std::vector<uint64_t>& block_end;
   bool log_now;
+  uint64_t start, step_cycles;
   std::vector<Part> parts;
   std::vector<uint32_t> local;  // per cursor: its index in its thread's part
   std::vector<size_t> head;     // the merge's: per thread, its next turn
   SpinBarrier barrier;
-  uint64_t window = 0;  // the window's first cycle (the merge sets the next)
-  bool done = false;
-  bool failed = false;  // a thread could not read its streams (SpillFile::Read threw)
-  uint64_t rank = 0;    // the last turn's rank (the merge's)
+  // Per step (s % 3) and thread: it replayed a turn, held a push or has warps queued.
+  std::vector<uint8_t> busy[3];
+  std::atomic<bool> stop{false};  // cancelled (thread 0 sets it)
+  uint64_t rank = 0;     // the last turn's rank (the merge's)
   uint32_t traced_part = ~0u;
   uint32_t l1_events = 0;  // the traced SM's L1 log's length after the last turn merged
 
   Windows(Impl& impl, std::vector<Cursor>& c, const std::vector<uint32_t>& f, std::vector<uint32_t>& a,
-          std::vector<uint64_t>& b, bool log, uint32_t threads)
-      : m(impl), cursors(c), first(f), arrived(a), block_end(b), log_now(log), parts(threads),
-        local(c.size()), barrier(threads) {}
+          std::vector<uint64_t>& b, bool log, uint64_t s, uint32_t threads)
+      : m(impl), cursors(c), first(f), arrived(a), block_end(b), log_now(log), start(s),
+        step_cycles(std::max<uint64_t>(impl.device.timing.l2_hit / 2, 1)), parts(threads),
+        local(c.size()), head(threads, 0), barrier(threads) {
+    for (auto& b3 : busy) b3.assign(threads, 0);
+  }
 
   void Run(uint32_t t);
-  void ReplayWindow(Part& part, uint64_t limit);
-  void Merge();
-  void MergeTurn(uint32_t t, const WindowLog::Turn& u);
-  void Resolve(Part& part);
+  bool ReplayWindow(Part& part, uint64_t s);
+  void Merge(uint64_t s);
+  void MergeTurn(uint32_t t, WindowLog& log, const WindowLog::Turn& u);
+  void Resolve(Part& part, uint64_t s);
+  void PushSoon(Part& part, uint64_t s);
+  void Push(Part& part, const WindowLog& log, const WindowLog::Held& h, uint64_t t, uint64_t pusher);
 };
 
 bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const std::vector<uint32_t>& first,
@@ -85,22 +140,27 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   const auto& tm = device.timing;
   const uint32_t group_sms = std::max<uint32_t>(device.merge_group_sms, 1);
   const uint32_t groups = (device.sms + group_sms - 1) / group_sms;
-  // A window is l2_hit long: every L2 answer must come that late.
-  if (tm.l2_hit == 0 || tm.dram < tm.l2_hit || groups > kMaxGroups) return false;
-  // Groups of SMs to threads: contiguous ranges with about as many warps each.
+  // Every L2 answer comes l2_hit or more after its request: two windows on.
+  if (tm.l2_hit < 2 || tm.dram < tm.l2_hit || groups > kMaxGroups) return false;
+  // Groups of SMs to threads: contiguous ranges. Thread 0 also merges, which took about 0.3 of
+  // the other threads' turns at two threads and more at four: it takes a smaller share of the
+  // warps, none from four threads on.
   std::vector<uint64_t> group_warps(groups, 0);
   for (const Cursor& c : cursors) ++group_warps[c.block->sm / group_sms];
   uint32_t used = 0;
   for (uint64_t w : group_warps) used += w != 0;
-  const uint32_t threads = std::min(replay_threads, used);
+  const uint32_t threads = std::min(replay_threads, used + 1);
   if (threads < 2) return false;
+  const double share0 = std::max(0.0, (1.0 - 0.3 * (threads - 1)) / threads);
+  const double share = (1.0 - share0) / (threads - 1);
   std::vector<uint32_t> part_of(groups, 0);
   uint64_t before = 0;
   for (uint32_t g = 0; g < groups; ++g) {
-    part_of[g] = uint32_t(std::min<uint64_t>(threads - 1, before * threads / cursors.size()));
+    const double at = (double(before) + 0.5 * double(group_warps[g])) / double(cursors.size());
+    part_of[g] = at < share0 ? 0 : uint32_t(std::min<double>(threads - 1, 1 + (at - share0) / share));
     before += group_warps[g];
   }
-  Windows win(*this, cursors, first, arrived, block_end, log_now, threads);
+  Windows win(*this, cursors, first, arrived, block_end, log_now, start, threads);
   for (uint32_t i = 0; i < cursors.size(); ++i) {
     auto& part = win.parts[part_of[cursors[i].block->sm / group_sms]];
     win.local[i] = uint32_t(part.cursor.size());
@@ -119,8 +179,14 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   if (traced_sm < device.sms) win.traced_part = part_of[traced_sm / group_sms];
   for (uint32_t t = 0; t < threads; ++t) {
     auto& part = win.parts[t];
-    part.log.per_site.assign(per_site->size(), Counters{});
-    part.log.owns_traced = t == win.traced_part;
+    part.per_site.assign(per_site->size(), Counters{});
+    for (uint32_t k = 0; k < 3; ++k) {
+      part.logs[k].tag = uint64_t(k) << 40;
+      part.logs[k].per_site = part.per_site.data();
+      part.logs[k].pending_stamps = &part.pending_stamps;
+      part.logs[k].owns_traced = t == win.traced_part;
+      part.logs[k].family = part.logs;
+    }
     part.end = end;
     part.queue.Restart(start);
     part.pusher.assign(part.cursor.size(), 0);  // the first pushes: rank 0, in cursor order
@@ -132,7 +198,6 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
       part.queue.Push(c.t, li);
     }
   }
-  win.window = start;
   std::vector<std::thread> helpers;
   for (uint32_t t = 1; t < threads; ++t) helpers.emplace_back([&win, t] { win.Run(t); });
   win.Run(0);
@@ -141,8 +206,8 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   tables = SmTables{};
   for (auto& part : win.parts) {
     if (part.error) std::rethrow_exception(part.error);
-    for (size_t s = 0; s < part.log.per_site.size(); ++s)
-      for (int o = 0; o < 4; ++o) (*per_site)[s].l1_hits[o] += part.log.per_site[s].l1_hits[o];
+    for (size_t s = 0; s < part.per_site.size(); ++s)
+      for (int o = 0; o < 4; ++o) (*per_site)[s].l1_hits[o] += part.per_site[s].l1_hits[o];
     end = std::max(end, part.end);
     part.tables.group_flight.ForEach(0, [&](uint64_t k, uint64_t u, uint32_t w) { tables.group_flight.Set(k, u, 0, w); });
     part.tables.wide_store.ForEach(0, [&](uint64_t k, uint64_t u, uint32_t w) { tables.wide_store.Set(k, u, 0, w); });
@@ -151,36 +216,61 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   return true;
 }
 
-// Thread t's part of every window: its turns, the merge (thread 0), its pending values put right.
+// Thread t's steps (see above). It stops after a step when no thread was busy in it or in the
+// step before (nothing replayed, held or queued: every window's requests merged and answered).
 void MemoryHierarchy::Impl::Windows::Run(uint32_t t) {
   Part& part = parts[t];
-  for (;;) {
-    const uint64_t limit = window + m.device.timing.l2_hit;
+  for (uint64_t s = 0;; ++s) {
+    if (s >= 2) Resolve(part, s - 2);
+    part.logs[s % 3].Clear();
+    if (s >= 1) PushSoon(part, s - 1);
+    bool did = false;
     try {
-      ReplayWindow(part, limit);
+      did = ReplayWindow(part, s);
     } catch (...) {
       part.error = std::current_exception();
     }
+    busy[s % 3][t] = did || part.queue.Earliest() != ~0ull || !part.logs[s % 3].held.empty();
+    if (t == 0) {
+      if (s >= 1) Merge(s - 1);
+      if (m.Cancelled()) stop.store(true, std::memory_order_relaxed);
+    }
     barrier.Wait();
-    if (t == 0) Merge();
-    barrier.Wait();
-    if (!failed) Resolve(part);
-    if (done) return;
+    bool any = false, failed = false;
+    for (uint32_t k = 0; k < parts.size(); ++k) {
+      any = any || busy[s % 3][k] || (s >= 1 && busy[(s - 1) % 3][k]);
+      failed = failed || parts[k].error;
+    }
+    if (failed || stop.load(std::memory_order_relaxed)) return;  // what ran stays counted
+    if (!any) {
+      // The last window's merge, and what it answered, when every thread is done.
+      if (t == 0) Merge(s);
+      barrier.Wait();
+      if (s >= 1) Resolve(part, s - 1);
+      Resolve(part, s);
+      return;
+    }
   }
 }
 
 // ---- a window ----
-// The thread's turns before `limit`, as the one-thread replay takes them (Replay), each written
-// down with its requests; pushes at or past `limit`, or pending, held until the merge.
-void MemoryHierarchy::Impl::Windows::ReplayWindow(Part& part, uint64_t limit) {
-  WindowLog& log = part.log;
+// The thread's turns of window s, as the one-thread replay takes them (Replay), each written
+// down with its requests. A push into the window goes into the queue at once; one known and
+// before the next window's end is held for PushSoon, the rest for Resolve after the merge.
+// Returns whether it replayed a turn.
+bool MemoryHierarchy::Impl::Windows::ReplayWindow(Part& part, uint64_t s) {
+  WindowLog& log = part.logs[s % 3];
+  const uint64_t limit = start + (s + 1) * step_cycles;
   uint64_t now;
+  bool did = false;
   for (uint32_t li; part.queue.Pop(&now, &li, limit); ++part.issued) {
     const int64_t ahead = part.queue.Ahead();
     part.ahead.Turn(cursors.data(), ahead < 0 ? -1 : int64_t(part.cursor[size_t(ahead)]), part.issued);
     Cursor& c = cursors[part.cursor[li]];
     if (c.p == c.end) continue;
+    did = true;
     const uint64_t turn = log.turns.size();
+    const uint64_t me = WindowLog::kLocal | log.tag | turn;
     log.BeginTurn(now, part.pusher[li], part.sub[li]);
     c.t = now;
     const bool at_barrier = m.IssueRecord<true>(c, log_now, part.tables, &log);
@@ -200,7 +290,7 @@ void MemoryHierarchy::Impl::Windows::ReplayWindow(Part& part, uint64_t limit) {
           if (cursors[k].p == cursors[k].end) continue;
           const uint32_t lk = local[k];
           part.queue.Push(now, lk);
-          part.pusher[lk] = WindowLog::kLocal + turn;
+          part.pusher[lk] = me;
           part.sub[lk] = k;
         }
       }
@@ -210,31 +300,29 @@ void MemoryHierarchy::Impl::Windows::ReplayWindow(Part& part, uint64_t limit) {
         block_end[c.block_slot] = std::max(block_end[c.block_slot], c.t);
       } else {
         part.queue.Push(c.t, li);
-        part.pusher[li] = WindowLog::kLocal + turn;
+        part.pusher[li] = me;
         part.sub[li] = 0;
       }
     } else {
-      log.held.push_back({li, uint32_t(turn), c.t, log.turn_waits, uint32_t(log.waits.size()), ended});
+      log.held.push_back({li, uint32_t(turn), c.t, log.turn_waits, uint32_t(log.waits.size()), ended, false});
     }
   }
-  // No turn of this thread comes before `earliest`: a pending answer comes at `limit` or later.
-  part.earliest = part.queue.Earliest();
-  for (const auto& h : log.held)
-    if (!h.ended)
-      part.earliest = std::min(part.earliest, h.waits_end > h.waits_begin ? std::max(h.known, limit) : h.known);
+  return did;
 }
 
 // ---- the merge ----
-// Every thread's turns of the window in the one-thread replay's order, their requests performed
+// Every thread's turns of window s in the one-thread replay's order, their requests performed
 // on the L2 in it. Each thread's turns are in that order already; of the threads' next turns the
 // first is the one of the earliest cycle, then of the earliest pusher, then of the first place
 // among its pushes. A pusher of this window not merged yet counts as last: the true next turn's
 // pusher came before it, so it has been merged and has its rank.
-void MemoryHierarchy::Impl::Windows::Merge() {
+void MemoryHierarchy::Impl::Windows::Merge(uint64_t s) {
   const uint32_t threads = uint32_t(parts.size());
+  const uint32_t cur = uint32_t(s % 3);
   for (auto& part : parts) {
-    failed = failed || part.error;
-    part.log.answers.resize(part.log.requests.size());
+    WindowLog& log = part.logs[cur];
+    log.answers.resize(log.requests.size());
+    log.ranks.clear();
   }
   head.assign(threads, 0);
   for (;;) {
@@ -242,34 +330,31 @@ void MemoryHierarchy::Impl::Windows::Merge() {
     uint64_t best_cycle = 0, best_rank = 0;
     uint32_t best_sub = 0;
     for (uint32_t t = 0; t < threads; ++t) {
-      const WindowLog& log = parts[t].log;
+      const WindowLog& log = parts[t].logs[cur];
       if (head[t] == log.turns.size()) continue;
       const WindowLog::Turn& u = log.turns[head[t]];
       uint64_t r = u.pusher;
-      if (r >= WindowLog::kLocal) r = r - WindowLog::kLocal < head[t] ? log.ranks[r - WindowLog::kLocal] : ~0ull;
+      if (r & WindowLog::kLocal) {
+        const uint32_t k = WindowLog::LogOf(r);
+        const uint64_t j = r & WindowLog::kIndex;
+        r = k != cur ? parts[t].logs[k].ranks[j] : j < head[t] ? log.ranks[j] : ~0ull;
+      }
       if (best == threads || u.cycle < best_cycle ||
           (u.cycle == best_cycle && (r < best_rank || (r == best_rank && u.sub < best_sub)))) {
         best = t, best_cycle = u.cycle, best_rank = r, best_sub = u.sub;
       }
     }
     if (best == threads) break;
-    WindowLog& log = parts[best].log;
+    WindowLog& log = parts[best].logs[cur];
     log.ranks.push_back(++rank);
-    MergeTurn(best, log.turns[head[best]]);
+    MergeTurn(best, log, log.turns[head[best]]);
     ++head[best];
   }
-  // The next window starts where the first turn can be, and no earlier than this one's end.
-  uint64_t earliest = ~0ull;
-  for (const auto& part : parts) earliest = std::min(earliest, part.earliest);
-  const uint64_t limit = window + m.device.timing.l2_hit;
-  done = failed || m.Cancelled() || earliest == ~0ull;
-  window = std::max(limit, earliest);
 }
 
 // One turn's requests on the L2 (L2Read, L2Write, as the one-thread replay's IssueRecord does
 // them), and for a traced instruction its L2 lines, its sectors' marks and its place in the L1 log.
-void MemoryHierarchy::Impl::Windows::MergeTurn(uint32_t t, const WindowLog::Turn& u) {
-  WindowLog& log = parts[t].log;
+void MemoryHierarchy::Impl::Windows::MergeTurn(uint32_t t, WindowLog& log, const WindowLog::Turn& u) {
   if (t == traced_part) l1_events = u.l1_events;
   if (u.requests_begin == u.requests_end && u.notes_begin == u.notes_end) return;
   Counters& k = (*m.per_site)[u.site];
@@ -296,7 +381,7 @@ void MemoryHierarchy::Impl::Windows::MergeTurn(uint32_t t, const WindowLog::Turn
         from = perform(r++);
         m.step_l2.Note(n.sector, from, false, m.l2_change);
       } else if (n.kind == WindowLog::kMerged) {
-        from = WindowLog::Pending(n.value) ? ServedFrom(log.answers[n.value - WindowLog::kPending].from) : ServedFrom(n.from);
+        from = WindowLog::Pending(n.value) ? ServedFrom(parts[t].Answer(n.value).from) : ServedFrom(n.from);
         m.step_l2.Note(n.sector, from, true, m.l2_change);
       }
       served |= uint64_t(from) << (2 * (i - u.notes_begin));
@@ -309,66 +394,71 @@ void MemoryHierarchy::Impl::Windows::MergeTurn(uint32_t t, const WindowLog::Turn
 }
 
 // ---- after the merge ----
-// The thread's pending values put right: in-flight entries, L1 stamps, the held pushes (in the
-// order they were made, each with its pusher's rank).
-void MemoryHierarchy::Impl::Windows::Resolve(Part& part) {
-  WindowLog& log = part.log;
+// What window s left pending, put right once its merge has answered: in-flight entries, L1
+// stamps whose last pending raise is answered (with the copies window s + 1 made of its values),
+// and the pushes it held that PushSoon did not push, in the order they were made, each with its
+// pusher's rank.
+void MemoryHierarchy::Impl::Windows::Resolve(Part& part, uint64_t s) {
+  WindowLog& log = part.logs[s % 3];
   for (const auto& q : log.patches) {
-    const WindowLog::Answer& a = log.answers[q.pending - WindowLog::kPending];
+    const WindowLog::Answer& a = part.Answer(q.pending);
     q.table->Patch(q.key, q.pending, a.t, q.sm == ~0u ? 0 : q.sm << 2 | a.from);
   }
-  // A stamp is the latest arrival raised since its slot was filled (a refill sets it to 0); one
-  // raised by a pending arrival read kMaxStamp meanwhile. Each raise, in order, from the stamp
-  // before it (or the value worked out here for the slot's raise before, if none refilled it since).
-  if (!log.stamps.empty()) {
-    // The slots raised, in an open-addressed table the thread keeps (a tag per window, no clearing).
-    size_t size = 64;
-    while (size < 2 * log.stamps.size()) size *= 2;
-    if (part.stamp_table.size() < size) part.stamp_table.assign(size, {});
-    size = part.stamp_table.size();
-    if (++part.stamp_tag == 0) part.stamp_table.assign(size, {}), part.stamp_tag = 1;
-    part.stamp_slots.clear();
-    for (const auto& s : log.stamps) {
-      const uint64_t key = uint64_t(s.sm) << 32 | s.slot;
-      size_t i = size_t((key * 0x9E3779B97F4A7C15ull) >> 40) & (size - 1);
-      while (part.stamp_table[i].tag == part.stamp_tag && part.stamp_table[i].key != key) i = (i + 1) & (size - 1);
-      auto& e = part.stamp_table[i];
-      uint32_t base = s.prior;
-      if (e.tag == part.stamp_tag) {
-        if (base != 0) base = e.exact;
-      } else {
-        e = {key, 0, part.stamp_tag};
-        part.stamp_slots.push_back(uint32_t(i));
-      }
-      e.exact = std::max(base, uint32_t(std::min<uint64_t>(log.Resolve(s.value), kMaxStamp)));
-    }
-    for (uint32_t i : part.stamp_slots) {
-      const auto& e = part.stamp_table[i];
-      uint32_t& stamp = m.L1(uint32_t(e.key >> 32)).Stamp(uint32_t(e.key));
-      if (stamp != 0) stamp = e.exact;  // else refilled since its last raise
+  for (const auto& raise : log.stamps) {
+    PendingStamps::Entry* e = part.pending_stamps.Find(raise.key);
+    if (!e || e->id != raise.id) continue;  // its slot was filled again since
+    e->known = std::max(e->known, uint32_t(std::min<uint64_t>(part.Resolve(raise.value), kMaxStamp)));
+    if (--e->pending == 0) {
+      m.L1(uint32_t(raise.key >> 32)).Stamp(uint32_t(raise.key)) = e->known;
+      part.pending_stamps.Erase(raise.key);
     }
   }
-  for (const auto& h : log.held) {
+  for (auto& h : log.held) {
+    if (h.pushed) continue;
     uint64_t t = h.known;
-    for (uint32_t w = h.waits_begin; w < h.waits_end; ++w) t = std::max(t, log.Resolve(log.waits[w]));
-    part.end = std::max(part.end, t);
-    Cursor& c = cursors[part.cursor[h.warp]];
-    if (h.ended) {
-      block_end[c.block_slot] = std::max(block_end[c.block_slot], t);
-    } else if (t - log.turns[h.turn].cycle >= IssueQueue::kRingCycles) {
-      // The one-thread replay's queue held it in its heap (a wait that long comes from what an
-      // earlier wave left in flight later than this one's first blocks start), then placed it
-      // in warp order before the warps pushed from nearer: as a first push.
-      part.queue.PushFromFar(t, h.warp);
-      part.pusher[h.warp] = 0;
-      part.sub[h.warp] = part.cursor[h.warp];
-    } else {
-      part.queue.Push(t, h.warp);
-      part.pusher[h.warp] = log.ranks[h.turn];
-      part.sub[h.warp] = 0;
-    }
+    for (uint32_t w = h.waits_begin; w < h.waits_end; ++w) t = std::max(t, part.Resolve(log.waits[w]));
+    Push(part, log, h, t, log.ranks[h.turn]);
   }
-  log.Clear();
+}
+
+// Before window s + 1: the pushes window s held that come before that window's end and can be
+// worked out already (known, or waiting for answers of the window before s, merged), in the
+// order they were made; after those window s - 1 held to its merge, which came first.
+void MemoryHierarchy::Impl::Windows::PushSoon(Part& part, uint64_t s) {
+  WindowLog& log = part.logs[s % 3];
+  const uint64_t next_end = start + (s + 2) * step_cycles;
+  for (auto& h : log.held) {
+    uint64_t t = h.known;
+    bool known = true;
+    for (uint32_t w = h.waits_begin; w < h.waits_end && known; ++w) {
+      const uint64_t v = log.waits[w];
+      known = WindowLog::LogOf(v) != s % 3;
+      if (known) t = std::max(t, part.Resolve(v));
+    }
+    if (!known || t >= next_end) continue;
+    Push(part, log, h, t, WindowLog::kLocal | log.tag | h.turn);
+    h.pushed = true;
+  }
+}
+
+void MemoryHierarchy::Impl::Windows::Push(Part& part, const WindowLog& log, const WindowLog::Held& h, uint64_t t,
+                                          uint64_t pusher) {
+  part.end = std::max(part.end, t);
+  Cursor& c = cursors[part.cursor[h.warp]];
+  if (h.ended) {
+    block_end[c.block_slot] = std::max(block_end[c.block_slot], t);
+  } else if (t - log.turns[h.turn].cycle >= IssueQueue::kRingCycles) {
+    // The one-thread replay's queue held it in its heap (a wait that long comes from what an
+    // earlier wave left in flight later than this one's first blocks start), then placed it
+    // in warp order before the warps pushed from nearer: as a first push.
+    part.queue.PushFromFar(t, h.warp);
+    part.pusher[h.warp] = 0;
+    part.sub[h.warp] = part.cursor[h.warp];
+  } else {
+    part.queue.Push(t, h.warp);
+    part.pusher[h.warp] = pusher;
+    part.sub[h.warp] = 0;
+  }
 }
 
 }  // namespace ws::sim

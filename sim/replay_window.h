@@ -4,24 +4,25 @@
 //
 // How it is exact. Every answer from L2 reaches an SM at least l2_hit cycles after it was asked
 // (a hit: max(now + l2_hit, fill + l2_hit / 2); a miss: now + dram, dram >= l2_hit; a read merged
-// with one in flight: that read's answer). So time is cut into windows [W, W + l2_hit): within
-// one, no turn needs what L2 answers to a request of the same window. The SMs are split between
-// the threads by merge group, so each thread owns its SMs' L1s and the tables keyed by SM or group
-// (l1_fill, wide_store, group_flight); the L2, the sectors DRAM is filling into it and its counters
-// are the merge's. A thread replays its warps for the window, each L2 access written down as a
-// request whose answer is *pending* (a value kPending + its index, above any cycle); a pending
-// value goes where the answer would have gone (an in-flight entry, an L1 slot's stamp, a warp's
-// wait) and is put right once the window's requests are answered. At the window's end one thread
-// performs every thread's requests on the L2 in the one-thread replay's order: the order of the
-// turns, which is the order of (cycle, the rank of the turn that pushed the warp, its place among
-// that turn's pushes; the replay's first pushes rank before every turn, in cursor order, and so do
-// pushes the one-thread queue made kRingCycles or more ahead: they waited in its heap and came
-// into their cycle in warp order before any push made from nearer, IssueQueue::PushFromFar). A
-// warp whose next cycle is at or past the window's end (or pending) is pushed after the merge,
-// in the order the pushes were made. Each thread's queue then pops its warps in the one-thread
-// order restricted to them, and the merge takes the threads' turns in that order: of the threads'
-// next turns, the earliest (cycle, pusher's rank, place); a pusher of the window not merged yet
-// counts as last, since the true next turn's pusher came before it and has its rank.
+// with one in flight: that read's answer). Time is cut into windows of l2_hit / 2 cycles: no turn
+// needs what L2 answers to a request of its own window or of the window before. The SMs are split
+// between the threads by merge group, so each thread owns its SMs' L1s and the tables keyed by SM
+// or group (l1_fill, wide_store, group_flight); the L2, the sectors DRAM is filling into it and
+// its counters are the merge's. A thread replays its warps for a window, each L2 access written
+// down as a request whose answer is *pending* (kPending | its log | its index, above any cycle); a
+// pending value goes where the answer would have gone (an in-flight entry, an L1 slot's stamp, a
+// warp's wait) and is put right once the requests are answered. While the threads replay window
+// s, thread 0 also performs window s - 1's requests on the L2 in the one-thread replay's order:
+// the order of the turns, which is the order of (cycle, the rank of the turn that pushed the
+// warp, its place among that turn's pushes; the replay's first pushes rank before every turn, in
+// cursor order, and so do pushes the one-thread queue made kRingCycles or more ahead: they waited
+// in its heap and came into their cycle in warp order before any push made from nearer,
+// IssueQueue::PushFromFar). A warp whose next cycle is past its window (or pending) is pushed
+// later, in the order the pushes were made: before the next window where it is known by then,
+// else after its window's merge. Each thread's queue then pops its warps in the one-thread order
+// restricted to them, and the merge takes the threads' turns in that order: of the threads' next
+// turns, the earliest (cycle, pusher's rank, place); a pusher of the window not merged yet counts
+// as last, since the true next turn's pusher came before it and has its rank.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -33,16 +34,58 @@
 
 namespace ws::sim {
 
-// What one thread writes down during a window, and what the merge answers.
+// L1 slots whose stamp waits for pending arrivals: kMaxStamp meanwhile, and here the latest
+// arrival known since the slot's fill and how many raises are still pending. An entry goes when
+// its last pending raise is answered (the stamp then exact) or when its slot is filled again.
+class PendingStamps {
+ public:
+  struct Entry {
+    uint64_t key, id;
+    uint32_t known, pending;
+  };
+  Entry* Find(uint64_t key) {
+    if (size_ == 0) return nullptr;
+    for (size_t i = Home(key);; i = (i + 1) & (slots_.size() - 1)) {
+      if (!used_[i]) return nullptr;
+      if (slots_[i].key == key) return &slots_[i];
+    }
+  }
+  Entry& Add(uint64_t key, uint32_t known) {
+    if ((size_ + 1) * 2 > slots_.size()) Grow();
+    size_t i = Home(key);
+    while (used_[i]) i = (i + 1) & (slots_.size() - 1);
+    used_[i] = 1;
+    ++size_;
+    slots_[i] = {key, next_id_++, known, 0};
+    return slots_[i];
+  }
+  void Erase(uint64_t key);
+
+ private:
+  size_t Home(uint64_t key) const { return size_t((key * 0x9E3779B97F4A7C15ull) >> 20) & (slots_.size() - 1); }
+  void Grow();
+  std::vector<Entry> slots_;
+  std::vector<uint8_t> used_;
+  size_t size_ = 0;
+  uint64_t next_id_ = 1;
+};
+
+// What one thread writes down during a window, and what the merge answers. A thread keeps three
+// (window s in log s % 3: the merge of window s - 1 and the answers of s - 2 are still read while
+// window s is replayed), told apart by `tag` in the pending values and pushers they hand out.
 struct WindowLog {
-  static constexpr uint64_t kPending = uint64_t(1) << 62;  // + a request's index: its answer
-  static constexpr uint64_t kLocal = uint64_t(1) << 63;    // + a turn's index: a pusher of this window
-  static bool Pending(uint64_t v) { return v >= kPending; }
+  static constexpr uint64_t kPending = uint64_t(1) << 62;  // | tag | a request's index: its answer
+  static constexpr uint64_t kLocal = uint64_t(1) << 63;    // | tag | a turn's index: a pusher not ranked yet
+  static constexpr uint64_t kIndex = (uint64_t(1) << 40) - 1;
+  static constexpr uint32_t kMaxStamp = 0xffffffffu;
+  static bool Pending(uint64_t v) { return v >= kPending && v < kLocal; }
+  static uint32_t LogOf(uint64_t v) { return uint32_t(v >> 40) & 3; }
 
   // A turn of the window: when, who pushed the warp (a rank from an earlier window, 0 for the
-  // replay's first pushes, or kLocal + a turn of this window) and its place among that turn's
-  // pushes; its instruction, its requests (in sector order) and, for a traced instruction, every
-  // sector's note; the traced SM's L1 log's length after it (the thread that owns that SM).
+  // replay's first pushes, or kLocal | tag | a turn of this window or the one before) and its
+  // place among that turn's pushes; its instruction, its requests (in sector order) and, for a
+  // traced instruction, every sector's note; the traced SM's L1 log's length after it (the
+  // thread that owns that SM).
   struct Turn {
     uint64_t cycle, pusher;
     uint32_t sub, site;
@@ -67,22 +110,24 @@ struct WindowLog {
     uint64_t key, pending;
     uint32_t sm;  // group_flight: the SM that asked (its owner gets the answer's `from`); else ~0
   };
-  // An L1 slot's stamp raised by a load's miss (value: its arrival, maybe pending); prior: the
-  // stamp before (0: the slot was refilled since its last raise, or never raised).
+  // An L1 slot's stamp raised by a pending arrival (PendingStamps entry `id`).
   struct StampRaise {
-    uint32_t sm, slot, prior;
-    uint64_t value;
+    uint64_t key, id, value;
   };
-  // A warp's push held until after the merge: its cycle is at or past the window's end, or
-  // pending (max(known, the answers of waits[waits_begin, waits_end)).
+  // A warp's push held past the window: its cycle is at or past the window's end, or pending
+  // (max(known, the answers of waits[waits_begin, waits_end)). Pushed before the next window
+  // where it can be worked out then and comes before that window's end, else after this
+  // window's merge (Windows::PushSoon, Windows::Resolve).
   struct Held {
     uint32_t warp;  // the thread's own index
     uint32_t turn;
     uint64_t known;
     uint32_t waits_begin, waits_end;
     bool ended;  // the warp's stream ended with this turn
+    bool pushed;
   };
 
+  uint64_t tag = 0;  // log index << 40
   std::vector<Turn> turns;
   std::vector<uint64_t> requests;  // sectors
   std::vector<Answer> answers;     // per request, from the merge
@@ -92,7 +137,12 @@ struct WindowLog {
   std::vector<StampRaise> stamps;
   std::vector<Held> held;
   std::vector<uint64_t> ranks;     // per turn, from the merge
-  std::vector<Counters> per_site;  // the thread's L1 hits
+  // The thread's own, shared by its three logs. A pending value of the window before that this
+  // window copies (a read merged with one in flight, an L1 hit on a sector on its way) is put
+  // right with that window's (its answer comes first): its patch and stamp raise go to that log.
+  WindowLog* family = nullptr;     // the thread's three logs
+  Counters* per_site = nullptr;    // its L1 hits, per site
+  PendingStamps* pending_stamps = nullptr;
   bool owns_traced = false;        // the traced SM is this thread's
   uint32_t turn_waits = 0;         // waits.size() when the turn began
 
@@ -107,7 +157,7 @@ struct WindowLog {
   }
   uint64_t Request(uint64_t sector) {
     requests.push_back(sector);
-    return kPending + requests.size() - 1;
+    return kPending | tag | (requests.size() - 1);
   }
   // The warp waits for v (its data): known values raise `data`, pending ones are kept.
   void Wait(uint64_t& data, uint64_t v) {
@@ -122,7 +172,28 @@ struct WindowLog {
     t.notes_end = uint32_t(notes.size());
     t.l1_events = uint32_t(l1_events);
   }
-  uint64_t Resolve(uint64_t v) const { return Pending(v) ? answers[v - kPending].t : v; }
+  // A load's miss raises its L1 slot's stamp to its arrival v (the one-thread rule: the latest
+  // arrival of the line's sectors since the slot's fill, saturated at kMaxStamp).
+  void RaiseStamp(uint32_t sm, uint32_t slot, uint32_t& stamp, uint64_t v) {
+    const uint64_t key = uint64_t(sm) << 32 | slot;
+    if (Pending(v)) {
+      PendingStamps::Entry* e = pending_stamps->Find(key);
+      if (!e) e = &pending_stamps->Add(key, stamp);
+      ++e->pending;
+      stamp = kMaxStamp;
+      family[LogOf(v)].stamps.push_back({key, e->id, v});
+      return;
+    }
+    const uint32_t x = uint32_t(std::min<uint64_t>(v, kMaxStamp));
+    if (stamp != kMaxStamp) stamp = std::max(stamp, x);
+    else if (PendingStamps::Entry* e = pending_stamps->Find(key)) e->known = std::max(e->known, x);
+  }
+  // An in-flight entry now holds pending value `pending`.
+  void AddPatch(InFlight* table, uint64_t key, uint64_t pending, uint32_t sm) {
+    family[LogOf(pending)].patches.push_back({table, key, pending, sm});
+  }
+  // The slot was filled with another line (its stamp 0).
+  void Refilled(uint32_t sm, uint32_t slot) { pending_stamps->Erase(uint64_t(sm) << 32 | slot); }
   void Clear() {
     turns.clear(), requests.clear(), answers.clear(), notes.clear(), waits.clear();
     patches.clear(), stamps.clear(), held.clear(), ranks.clear();

@@ -110,9 +110,10 @@ struct MemoryHierarchy::Impl::Windows {
   std::vector<uint32_t> local;  // per cursor: its index in its thread's part
   std::vector<size_t> head;     // the merge's: per thread, its next turn
   SpinBarrier barrier;
-  // Per step (s % 3) and thread: it replayed a turn, held a push or has warps queued.
+  // Per step (s % 3) and thread: 1, it replayed a turn, held a push or has warps queued; 2, it
+  // could not read its streams. Per step: the launch was cancelled (thread 0 sets it).
   std::vector<uint8_t> busy[3];
-  std::atomic<bool> stop{false};  // cancelled (thread 0 sets it)
+  bool stop[3] = {false, false, false};
   uint64_t rank = 0;     // the last turn's rank (the merge's)
   uint32_t traced_part = ~0u;
   uint32_t l1_events = 0;  // the traced SM's L1 log's length after the last turn merged
@@ -230,18 +231,21 @@ void MemoryHierarchy::Impl::Windows::Run(uint32_t t) {
     } catch (...) {
       part.error = std::current_exception();
     }
-    busy[s % 3][t] = did || part.queue.Earliest() != ~0ull || !part.logs[s % 3].held.empty();
+    // What every thread reads after the barrier is written per step (s % 3): a thread may be a
+    // step ahead writing the next step's before a slower one has read this one's.
+    busy[s % 3][t] = uint8_t((did || part.queue.Earliest() != ~0ull || !part.logs[s % 3].held.empty() ? 1 : 0) |
+                             (part.error ? 2 : 0));
     if (t == 0) {
       if (s >= 1) Merge(s - 1);
-      if (m.Cancelled()) stop.store(true, std::memory_order_relaxed);
+      stop[s % 3] = m.Cancelled();
     }
     barrier.Wait();
     bool any = false, failed = false;
     for (uint32_t k = 0; k < parts.size(); ++k) {
-      any = any || busy[s % 3][k] || (s >= 1 && busy[(s - 1) % 3][k]);
-      failed = failed || parts[k].error;
+      any = any || (busy[s % 3][k] & 1) || (s >= 1 && (busy[(s - 1) % 3][k] & 1));
+      failed = failed || (busy[s % 3][k] & 2);
     }
-    if (failed || stop.load(std::memory_order_relaxed)) return;  // what ran stays counted
+    if (failed || stop[s % 3]) return;  // what ran stays counted
     if (!any) {
       // The last window's merge, and what it answered, when every thread is done.
       if (t == 0) Merge(s);

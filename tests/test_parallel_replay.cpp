@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <functional>
+#include <thread>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -60,6 +63,9 @@ struct Launch {
   uint64_t blocks = 60;           // 8 warps each; 4 blocks an SM: 48 a wave, 2 waves
   uint64_t budget = MemoryHierarchy::kDefaultBufferBytes;
   bool trace_all = false;         // warp 0 of every block traced (else of block 41 only)
+  int length_scale = 1;           // records per warp: (12 + 5 x (b % 5)) x this
+  const std::atomic<bool>* cancel = nullptr;
+  std::function<void()> before_finish;
 };
 struct Replayed {
   std::vector<Counters> per_site;
@@ -81,12 +87,13 @@ Replayed ReplayMadeUp(const Launch& l, uint32_t threads) {
   const int64_t traced_block = l.trace_all ? -1 : 41;
   MemoryHierarchy h(d, 64, shape, &r.per_site, &r.trace, traced_block, l.budget);
   h.ReplayOn(threads);
+  if (l.cancel) h.StopWhen(l.cancel);
   uint64_t x = 987654321;
   auto next = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
   const uint64_t base = 0x7f0000000000ull;
   for (uint64_t b = 0; b < l.blocks; ++b) {
     h.BeginBlock(b, 8, 0);
-    const int length = 12 + 5 * int(b % 5);
+    const int length = (12 + 5 * int(b % 5)) * l.length_scale;
     for (int i = 0; i < length; ++i) {
       if (i % 6 == 5) h.Barrier();
       for (uint32_t w = 0; w < 8; ++w) {
@@ -112,6 +119,7 @@ Replayed ReplayMadeUp(const Launch& l, uint32_t threads) {
       }
     }
   }
+  if (l.before_finish) l.before_finish();
   h.Finish(0);
   r.bytes = Bytes(r.trace);
   return r;
@@ -195,6 +203,30 @@ TEST(ParallelReplay, ALaunchOfOneWaveWithFewerGroupsThanThreadsGivesTheSameResul
   for (uint32_t threads : {2u, 5u}) {
     SCOPED_TRACE("threads=" + std::to_string(threads));
     ExpectSame(one, ReplayMadeUp(l, threads));
+  }
+}
+
+TEST(ParallelReplay, ACancelDuringTheLastReplayEndsItOnEveryThread) {
+  // Cancelled from another thread 20 ms into Finish (a replay of 400,000 turns, tens of ms or
+  // more): every replay thread leaves at the same window's end and Finish returns (a thread that
+  // left a window before the others would leave them waiting at the next barrier for ever).
+  for (uint32_t threads : {2u, 5u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    std::atomic<bool> cancel{false};
+    std::thread canceller;
+    Launch l;
+    l.blocks = 48;  // one wave: the whole replay is Finish's
+    l.length_scale = 40;
+    l.cancel = &cancel;
+    l.before_finish = [&] {
+      canceller = std::thread([&cancel] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        cancel = true;
+      });
+    };
+    const Replayed cut = ReplayMadeUp(l, threads);
+    canceller.join();
+    EXPECT_EQ(cut.trace.caches.waves, 1u);
   }
 }
 

@@ -213,7 +213,7 @@ struct ShadowWords {
   // Whether global array `array` is one the kernel takes only as Global<const T> (Engine::Run's
   // const_arrays): no block stores to it, so a load of it needs no check. One bit test: the id is
   // read modulo 64, and a launch has const arrays only where every global array's id is below
-  // 64 (GlobalShadow::AddConst).
+  // 64 (GlobalShadow::SetConst).
   WS_INLINE bool Const(int array) const { return const_arrays >> (uint32_t(array) & 63) & 1; }
   // True when a load or store of one word needs nothing more: a word this block wrote, or (a
   // load) one it read or several blocks only read. `tag`: Tag(block).
@@ -317,11 +317,11 @@ void CheckGlobal(ThreadCtx& t, uint64_t addr, uint32_t width, Op op);
 WS_INLINE inline void RecordGlobal(ThreadCtx& t, std::source_location loc, int array, uint64_t addr,
                          uint32_t width, Op op, bool is_volatile = false, AtomicAdd add = AtomicAdd::No) {
   if (t.shadow) [[unlikely]] {
-    // A call only past the common cases: a load of a const array (a bit test; its word is not
-    // read: a load that missed the L1 on most accesses, docs/PERFORMANCE.md), or a word this block
-    // touched already (a load and a compare here; 43 instructions an access with the call,
-    // callgrind, stats shortcut/v1 --n 128 on two threads). CheckGlobal takes no array: passing
-    // it spilled shortcut/v1's running minimum to the stack on one thread too.
+    // A call only past the common cases: a load of a const array (a bit test; its shadow word,
+    // not read, was a load behind 11% of shortcut/v1's own samples on two threads, perf), or a
+    // word this block touched already (a load and a compare here; 43 instructions an access with
+    // the call, callgrind, stats shortcut/v1 --n 128 on two threads). CheckGlobal takes no array:
+    // passing it spilled shortcut/v1's running minimum to the stack on one thread too.
     if (op == Op::Load && t.shadow->Const(array)) {
       // Nothing to mark: no block writes the array (a store to it is found by CheckGlobal).
     } else if (op == Op::Atomic || op == Op::Reduction || !t.shadow->Settled(addr, width, op == Op::Store, t.shadow_tag)) {

@@ -1,6 +1,7 @@
 // The check that blocks of a launch on several threads do not see each other through global
 // memory (GlobalShadow, declared in sim/parallel_run.h's [SECTION] blocks that see each other).
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "sim/parallel_run.h"
@@ -64,6 +65,15 @@ void GlobalShadow::SetConst(const std::vector<ArrayInfo>& arrays, const std::vec
     const ArrayInfo& a = arrays.at(size_t(id));
     const_arrays |= uint64_t(1) << id;
     const_ranges_.push_back({a.base, a.base + uint64_t(a.elem_bytes) * a.count});
+  }
+}
+
+void GlobalShadow::Commit(const std::vector<ArrayInfo>& arrays) {
+  for (const ArrayInfo& a : arrays) {
+    if (a.space != Space::Global || a.base < base_ || (a.id < 64 && (const_arrays >> a.id & 1))) continue;
+    const uint64_t first = (a.base - base_) >> 2;
+    const uint64_t end = std::min(words_, (a.base - base_ + uint64_t(a.elem_bytes) * a.count + 3) >> 2);
+    if (first < end) std::memset(shadow_ + first, 0, (end - first) * sizeof(uint32_t));
   }
 }
 

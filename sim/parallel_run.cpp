@@ -419,6 +419,7 @@ void ParallelRun::Run(const LaunchShape& s, const std::function<void()>& make_hi
     // launch order-dependent (parallel_run.h says why they are the serial run's then).
     GlobalShadow shadow(lo == ~0ull ? 0 : lo, hi > lo ? hi - lo : 0);
     shadow.SetConst(m.trace.arrays, m.const_arrays);
+    shadow.Commit(m.trace.arrays);
     const auto publish = m.opt.on_selected_final;
     const auto publish_steps = m.opt.on_selected_ran;
     bool gave = false, gave_steps = false;

@@ -88,6 +88,10 @@ class GlobalShadow : public ShadowWords {
   // The global arrays `ids` of `arrays` are const (their loads are not checked,
   // ShadowWords::Const); none are where a global array's id is 64 or more.
   void SetConst(const std::vector<ArrayInfo>& arrays, const std::vector<int>& ids);
+  // Writes the (zero) words of the global arrays that are not const, before the workers start: a
+  // word's page first read and then written by a worker costs a copy-on-write fault of the zero
+  // page, which flushes the TLB of every core running the launch (an interrupt to each).
+  void Commit(const std::vector<ArrayInfo>& arrays);
   bool InConst(uint64_t addr, uint32_t width) const;
   void Flag(Reason r) {
     int none = kNone;

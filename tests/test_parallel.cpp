@@ -12,7 +12,7 @@
 #include "kernels/sim_backend.h"
 #include "sim/dialect.h"
 #include "sim/engine.h"
-#include "toolchain/trace_codec.h"
+#include "tests/trace_bytes.h"
 #include "tests/filler_inputs.h"
 
 namespace parallel {
@@ -23,15 +23,7 @@ using ::ws::sim::LaunchOptions;
 using ::ws::sim::Selection;
 using ::ws::sim::Trace;
 
-// The trace as bytes, without what may differ: the wall time and the threads that ran it.
-std::string Bytes(Trace t) {
-  t.seconds = 0;
-  t.threads = 1;
-  t.threads_note.clear();
-  ::ws::toolchain::wire::Writer w;
-  ::ws::toolchain::EncodeTrace(t, w);
-  return w.Take();
-}
+using ::ws::test::TraceBytes;
 
 LaunchOptions Options(uint32_t threads) {
   LaunchOptions o;
@@ -57,11 +49,11 @@ TEST(Parallel, EveryCatalogVariantGivesTheSameTraceOnOneTwoAndFourThreads) {
         ::ws::kernels::RunRequest r;
         r.n = n;
         const auto one = ::ws::kernels::Simulate(ref, r, Options(1));
-        const std::string expected = Bytes(one.trace);
+        const std::string expected = TraceBytes(one.trace);
         for (uint32_t threads : {2u, 4u}) {
           SCOPED_TRACE(ref.Id() + " n=" + std::to_string(n) + " threads=" + std::to_string(threads));
           const auto many = ::ws::kernels::Simulate(ref, r, Options(threads));
-          EXPECT_TRUE(Bytes(many.trace) == expected);
+          EXPECT_TRUE(TraceBytes(many.trace) == expected);
           EXPECT_EQ(many.check.passed, one.check.passed);
           EXPECT_EQ(many.check.mismatches, one.check.mismatches);
           EXPECT_EQ(many.check.max_abs_error, one.check.max_abs_error);
@@ -182,7 +174,7 @@ Outcome RunWith(uint32_t threads, Body body) {
   ::ws::kernels::SimBackend b(engine);
   Outcome r;
   body(b, r);
-  r.trace = Bytes(engine.trace());
+  r.trace = TraceBytes(engine.trace());
   r.threads = engine.trace().threads;
   r.note = engine.trace().threads_note;
   for (const auto& f : engine.trace().findings) r.findings.push_back(f.kind);

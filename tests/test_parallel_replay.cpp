@@ -23,7 +23,7 @@
 #include "sim/hierarchy.h"
 #include "sim/trace.h"
 #include "tests/filler_inputs.h"
-#include "toolchain/trace_codec.h"
+#include "tests/trace_bytes.h"
 
 namespace parallel_replay {
 using namespace ::ws::dialect;
@@ -37,16 +37,7 @@ using ::ws::sim::Selection;
 using ::ws::sim::Trace;
 using ::ws::sim::WarpInstruction;
 
-// The trace as bytes (the codec writes the counters, the instructions with their marks and
-// Trace::caches), without the wall time and the simulating threads.
-std::string Bytes(Trace t) {
-  t.seconds = 0;
-  t.threads = 1;
-  t.threads_note.clear();
-  ::ws::toolchain::wire::Writer w;
-  ::ws::toolchain::EncodeTrace(t, w);
-  return w.Take();
-}
+using ::ws::test::TraceBytes;
 
 // A small device: 12 SMs in merge groups of 2 (6 groups to split between threads) and a 64 KiB
 // L2, so that a few dozen blocks make several waves and the L2 evicts (and writes back).
@@ -121,7 +112,7 @@ Replayed ReplayMadeUp(const Launch& l, uint32_t threads) {
   }
   if (l.before_finish) l.before_finish();
   h.Finish(0);
-  r.bytes = Bytes(r.trace);
+  r.bytes = TraceBytes(r.trace);
   return r;
 }
 
@@ -258,10 +249,10 @@ TEST(ParallelReplay, CatalogVariantsOverManyWavesGiveTheSameTraceOnOneTwoThreeAn
     r.n = run.n;
     const auto one = ::ws::kernels::Simulate(ref, r, Options(1, &d, run.selection));
     ASSERT_GT(one.trace.caches.waves, 1u) << run.id;
-    const std::string expected = Bytes(one.trace);
+    const std::string expected = TraceBytes(one.trace);
     for (uint32_t threads : {2u, 3u, 5u}) {
       SCOPED_TRACE(std::string(run.id) + " threads=" + std::to_string(threads));
-      EXPECT_TRUE(Bytes(::ws::kernels::Simulate(ref, r, Options(threads, &d, run.selection)).trace) == expected);
+      EXPECT_TRUE(TraceBytes(::ws::kernels::Simulate(ref, r, Options(threads, &d, run.selection)).trace) == expected);
     }
   }
 }
@@ -300,10 +291,10 @@ TEST(ParallelReplay, AKernelWithWideStoresAtomicsBarriersInALoopAndUnevenBlocksG
   for (const Selection sel : {Selection{Selection::Kind::Block, 990, 0}, Selection{Selection::Kind::All, 0, 0}}) {
     const Trace one = run(1, sel);
     ASSERT_GT(one.caches.waves, 1u);
-    const std::string expected = Bytes(one);
+    const std::string expected = TraceBytes(one);
     for (uint32_t threads : {2u, 3u, 5u}) {
       SCOPED_TRACE("threads=" + std::to_string(threads) + (sel.kind == Selection::Kind::All ? " all" : " block 990"));
-      EXPECT_TRUE(Bytes(run(threads, sel)) == expected);
+      EXPECT_TRUE(TraceBytes(run(threads, sel)) == expected);
     }
   }
 }

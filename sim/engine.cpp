@@ -286,7 +286,7 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body, const std::ve
   }
   // The selected block's first steps with their marks, before the launch (sim/prefix_pass.h): its
   // steps without marks then bring nothing new.
-  const auto steps_then = e.opt.on_selected_ran;
+  detail::RestoreOnExit steps_then(e.opt.on_selected_ran);
   if (detail::RunPrefixPass(e, s)) e.opt.on_selected_ran = nullptr;
   auto make_hierarchy = [&] {
     e.hierarchy.reset();
@@ -346,7 +346,6 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body, const std::ve
   }
   e.per_site.assign(e.per_site.size(), Counters{});
   e.trace.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  e.opt.on_selected_ran = steps_then;
   return !e.abort;
 }
 

@@ -47,6 +47,19 @@ struct EngineSection {
   }
 };
 
+// Puts a launch option (a callback a launch hides or wraps for a while) back as it was when the
+// scope ends, an exception's way out included: a wrapper left behind would call into a finished
+// launch's locals at the next launch.
+template <class T>
+struct RestoreOnExit {
+  T& option;
+  T saved;
+  explicit RestoreOnExit(T& o) : option(o), saved(o) {}
+  ~RestoreOnExit() { option = std::move(saved); }
+  RestoreOnExit(const RestoreOnExit&) = delete;
+  RestoreOnExit& operator=(const RestoreOnExit&) = delete;
+};
+
 class EngineImpl {
  public:
   explicit EngineImpl(LaunchOptions o);

@@ -422,6 +422,9 @@ void ParallelRun::Run(const LaunchShape& s, const std::function<void()>& make_hi
     shadow.Commit(m.trace.arrays);
     const auto publish = m.opt.on_selected_final;
     const auto publish_steps = m.opt.on_selected_ran;
+    // The wrappers below capture this scope: whatever leaves it puts the callbacks back.
+    RestoreOnExit keep_final(m.opt.on_selected_final);
+    RestoreOnExit keep_steps(m.opt.on_selected_ran);
     bool gave = false, gave_steps = false;
     if (publish)
       m.opt.on_selected_final = [&](Trace t) {

@@ -4,6 +4,8 @@
 // word for word. Expected texts and numbers are worked out by hand in the comments.
 #include <gtest/gtest.h>
 
+#include "tests/one_spaced.h"
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -38,16 +40,8 @@ std::string Slurp(const std::string& path) {
   return s.str();
 }
 
-// Markdown wraps lines: compare with every run of spaces and line breaks made one space.
-std::string OneLine(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    const bool space = c == ' ' || c == '\n';
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
-  }
-  return out;
-}
+// Markdown wraps lines: compared with every run of spaces and line breaks made one space.
+std::string OneLine(const std::string& s) { return ::ws::test::OneSpaced(s); }
 
 }  // namespace
 

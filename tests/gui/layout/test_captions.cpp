@@ -16,19 +16,12 @@
 
 #include <vector>
 #include "layout_shots.h"
+#include "tests/one_spaced.h"
 
 namespace ws::visual::layout_shots {
 namespace {
 
-std::string Spaced(const std::string& text) {  // line breaks and runs of spaces as one space
-  std::string out;
-  for (char c : text) {
-    const bool space = c == ' ' || c == '\n';
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
-  }
-  return out;
-}
+using ::ws::test::OneSpaced;
 
 // One badge's figures: the count its first line gives (a warp's sectors, or a whole block's sector
 // requests), where they were served, and the share of the moved bytes used.
@@ -83,7 +76,7 @@ TEST(LayoutRules, ABadgesFiguresAgree) {
   JudgeEveryLayout("badge_figures", [&](const Shot& s, Failures& failed) {
     for (const auto& b : s.layout["placed"]) {
       if (b["kind"] != "badge") continue;
-      const std::string caption = Spaced(b["name"].get<std::string>());
+      const std::string caption = OneSpaced(b["name"].get<std::string>());
       BadgeFigures f;
       if (!ReadBadge(caption, &f)) continue;
       ++read;
@@ -121,7 +114,7 @@ TEST(LayoutRules, AWholeBlocksBadgeCountsRequestsApartFromDistinctLines) {
     for (const auto& b : s.layout["placed"]) {
       if (b["kind"] != "badge") continue;
       BadgeFigures f;
-      const std::string caption = Spaced(b["name"].get<std::string>());
+      const std::string caption = OneSpaced(b["name"].get<std::string>());
       if (!ReadBadge(caption, &f) || !f.whole_block) Fail(failed, s, b["pane"].get<std::string>() + " \"" + caption + "\": not a whole block's wording");
       else ++blocks;
     }
@@ -136,7 +129,7 @@ TEST(LayoutRules, TheChartPutsMeasuredFiguresBesideTheSimulators) {
   JudgeEveryLayout("chart_measured", [&](const Shot& s, Failures& failed) {
     if (s.family.size() < 6 || s.family.compare(s.family.size() - 6, 6, "+chart") != 0) return;
     for (const auto& t : s.layout["text"]) {
-      const std::string text = Spaced(t["text"].get<std::string>());
+      const std::string text = OneSpaced(t["text"].get<std::string>());
       if (text.rfind("L1 hits:", 0) != 0 && text.rfind("L2 hits:", 0) != 0 && text.rfind("read:", 0) != 0) continue;
       ++figures;
       if (text.find("simulated") == std::string::npos || text.find("measured") == std::string::npos)

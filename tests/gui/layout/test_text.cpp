@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "layout_shots.h"
+#include "tests/one_spaced.h"
 
 namespace ws::visual::layout_shots {
 namespace {
@@ -112,20 +113,12 @@ TEST(LayoutRules, AWarningsKindIsOnScreenWhole) {
   });
 }
 
+using ::ws::test::OneSpaced;
+
 // The cost badge's text is on screen whole: what its lines say, read in order with the spaces and
 // line breaks as one space, is the caption (headline, then the details, " · " between them), no
 // "…". At scale 2 the details were cut to one line ("16 sectors: 16 from DRAM · broadcast…",
 // "4 sectors: stores allocate their line in …") in 58 of the 110 shots at 11fe30d.
-std::string OneSpaced(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    const bool space = c == ' ' || c == '\n';
-    if (space && (out.empty() || out.back() == ' ')) continue;
-    out += space ? ' ' : c;
-  }
-  while (!out.empty() && out.back() == ' ') out.pop_back();
-  return out;
-}
 TEST(LayoutRules, NoBadgeTextIsCut) {
   JudgeEveryLayout("badge_whole", [](const Shot& s, Failures& failed) {
     for (const auto& b : s.layout["placed"]) {

@@ -32,10 +32,8 @@ std::vector<std::string> SplitLines(const std::string& text) {
 
 bool Blank(const std::string& l) { return l.find_first_not_of(' ') == std::string::npos; }
 
-}  // namespace
-
-ExcerptLines ExcerptAround(const std::string& text, uint32_t line, int rows) {
-  const std::vector<std::string> lines = SplitLines(text);
+// ExcerptAround on the text's lines, split once by the caller.
+ExcerptLines Around(const std::vector<std::string>& lines, uint32_t line, int rows) {
   if (line == 0 || line > lines.size() || rows <= 0) return {};
   const int64_t n = int64_t(lines.size());
   const int64_t count = std::min<int64_t>(rows, n);
@@ -46,6 +44,10 @@ ExcerptLines ExcerptAround(const std::string& text, uint32_t line, int rows) {
   while (last > int64_t(line) && Blank(lines[size_t(last - 1)])) --last;
   return {uint32_t(first), uint32_t(last)};
 }
+
+}  // namespace
+
+ExcerptLines ExcerptAround(const std::string& text, uint32_t line, int rows) { return Around(SplitLines(text), line, rows); }
 
 float DrawSourceExcerpt(const ShownStep& shown_step, const std::string& text, float height, void* mono_font,
                         std::vector<Placed>* placed) {
@@ -102,11 +104,11 @@ float DrawSourceExcerpt(const ShownStep& shown_step, const std::string& text, fl
     return indent == std::string::npos ? size_t(0) : indent;
   };
   std::vector<std::string> own = wrap_own(0);
-  ExcerptLines e = ExcerptAround(text, line, rows - int(own.size()) + 1);
+  ExcerptLines e = Around(lines, line, rows - int(own.size()) + 1);
   size_t indent = common_indent(e);
   if (own_indent > indent) {  // indented under its neighbours: wrapped again in the narrower room
     own = wrap_own(own_indent - indent);
-    e = ExcerptAround(text, line, rows - int(own.size()) + 1);
+    e = Around(lines, line, rows - int(own.size()) + 1);
     indent = std::min(indent, common_indent(e));
   }
   const ImVec2 top = ImGui::GetCursorScreenPos();

@@ -103,8 +103,8 @@ void MemoryHierarchy::Impl::Replay(bool last) {
     }
   }
   first[blocks.size()] = uint32_t(cursors.size());
-  // Warps issue earliest clock first (a cycle's warps in the order they became ready; at the
-  // start, block and warp order). In the first wave block k starts k x block_dispatch cycles
+  // Warps issue earliest clock first; a cycle's warps slice by slice of the device (SliceOfGroup),
+  // a slice's in the order they became ready (at the start, block and warp order). In the first wave block k starts k x block_dispatch cycles
   // after the launch; in a later one, when the block its place held in the wave before ended
   // (on the same SM: the hardware starts a block as soon as one finishes, so the blocks of a
   // later wave start as staggered as the earlier ones ended). A warp at __syncthreads waits
@@ -125,6 +125,7 @@ void MemoryHierarchy::Impl::Replay(bool last) {
     ready.Restart(start);
     for (uint32_t i = 0; i < cursors.size(); ++i) {
       NextHints(cursors[i], tables);
+      ready.SetKey(i, SliceOfGroup(cursors[i].block->sm / std::max<uint32_t>(device.merge_group_sms, 1)));
       ready.Push(cursors[i].t, i);
     }
     uint64_t now = start;

@@ -10,9 +10,11 @@
 //  - placement: block b runs on SM b % SMs in wave b / (blocks per SM x SMs); blocks per SM
 //    from the residency rule (threads, warps, blocks, registers, shared memory; device_profile.h);
 //  - time (sim/memory_clock.h): every warp has a clock in SM cycles, and the wave's warps of
-//    all SMs issue their global instructions earliest clock first (ties in block and warp
-//    order); block k of the first wave starts k x block_dispatch cycles into the launch, a block of a
-//    later wave when the block before it in its place (on its SM) ended; a warp that waits for
+//    all SMs issue their global instructions earliest clock first (ties: by slice of the device,
+//    ranges of merge groups, lower first, then in the order the warps became ready, at first
+//    block and warp order: a rule a replay on several threads can follow); block k of the first
+//    wave starts k x block_dispatch cycles into the launch, a block of a later wave when the
+//    block before it in its place (on its SM) ended; a warp that waits for
 //    data (a load) issues its next instruction when the data has arrived, others one cycle
 //    later; a warp at __syncthreads waits until every warp of its block has reached it.
 //    Shared-memory instructions and arithmetic take no time. The latencies are the device

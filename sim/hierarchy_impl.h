@@ -178,6 +178,15 @@ struct MemoryHierarchy::Impl {
     }
   };
 
+  // The slice of the device a merge group of SMs is in: IssueQueue::kKeys ranges of groups, in
+  // order, the queue's keys. A cycle's warps issue slice by slice, so that a replay on several
+  // threads, each of which takes whole slices, can take the same order (sim/replay_window.h).
+  uint32_t SliceOfGroup(uint32_t group) const {
+    const uint32_t group_sms = std::max<uint32_t>(device.merge_group_sms, 1);
+    const uint64_t groups = (device.sms + group_sms - 1) / group_sms;
+    return uint32_t(uint64_t(group) * IssueQueue::kKeys / std::max<uint64_t>(groups, 1));
+  }
+
   // Replays the wave recorded (last: the launch's last, from Finish).
   void Replay(bool last = false);
 

@@ -83,12 +83,13 @@ void InFlight::Grow(uint64_t now) {
 }
 
 IssueQueue::IssueQueue()
-    : head_(size_t(1) << kRingLog2, kNone), tail_(size_t(1) << kRingLog2, kNone), now_(0) {}
+    : head_(size_t(kRingCycles), kNone), mask_(size_t(kRingCycles), 0), last_(size_t(kRingCycles) * kKeys, kNone),
+      now_(0) {}
 
 void IssueQueue::Restart(uint64_t start) {
   if (in_ring_) {  // left mid-way (a cancelled replay); else every bucket is empty
     std::fill(head_.begin(), head_.end(), kNone);
-    std::fill(tail_.begin(), tail_.end(), kNone);
+    std::fill(mask_.begin(), mask_.end(), 0u);
   }
   far_ = {};
   if (!from_far_.empty()) std::fill(from_far_.begin(), from_far_.end(), uint16_t(0));
@@ -97,60 +98,81 @@ void IssueQueue::Restart(uint64_t start) {
   ahead_w_ = kNone;
 }
 
-void IssueQueue::Append(size_t bucket, uint32_t warp) {
-  if (warp >= next_.size()) next_.resize(size_t(warp) + 1, kNone);
-  next_[warp] = kNone;
-  if (tail_[bucket] == kNone)
-    head_[bucket] = warp;
-  else
-    next_[tail_[bucket]] = warp;
-  tail_[bucket] = warp;
+void IssueQueue::SetKey(uint32_t warp, uint32_t key) {
+  if (warp >= key_.size()) key_.resize(size_t(warp) + 1, 0);
+  key_[warp] = uint8_t(std::min(key, kKeys - 1));
+}
+
+void IssueQueue::Link(size_t b, uint32_t warp, uint32_t after) {
+  if (after == kNone) {
+    next_[warp] = head_[b];
+    head_[b] = warp;
+  } else {
+    next_[warp] = next_[after];
+    next_[after] = warp;
+  }
+  const uint32_t k = Key(warp);
+  if (!(mask_[b] >> k & 1) || last_[b * kKeys + k] == after) last_[b * kKeys + k] = warp;
+  mask_[b] |= 1u << k;
   ++in_ring_;
+}
+
+// After the last warp of the highest key up to its own.
+void IssueQueue::Append(uint64_t cycle, uint32_t warp) {
+  if (warp >= next_.size()) next_.resize(size_t(warp) + 1, kNone);
+  const size_t b = cycle & kMask;
+  const uint32_t upto = mask_[b] & ((2u << Key(warp)) - 1);
+  Link(b, warp, upto ? last_[b * kKeys + (31 - uint32_t(__builtin_clz(upto)))] : kNone);
 }
 
 void IssueQueue::Push(uint64_t cycle, uint32_t warp) {
   if (cycle < now_) cycle = now_;
-  if (cycle - now_ >= head_.size()) {
+  if (cycle - now_ >= kRingCycles) {
     far_.push({cycle, warp});
     return;
   }
-  Append(cycle & (head_.size() - 1), warp);
+  Append(cycle, warp);
 }
 
 bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp) { return PopBefore<false>(cycle, warp, 0); }
 bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp, uint64_t limit) {
-  if (from_far_.empty()) from_far_.assign(head_.size(), 0);
+  if (from_far_.empty()) from_far_.assign(size_t(kRingCycles) * kKeys, 0);
   return PopBefore<true>(cycle, warp, limit);
 }
 
 void IssueQueue::PushFromFar(uint64_t cycle, uint32_t warp) {
-  if (from_far_.empty()) from_far_.assign(head_.size(), 0);
-  if (cycle - now_ >= head_.size()) {
+  if (from_far_.empty()) from_far_.assign(size_t(kRingCycles) * kKeys, 0);
+  if (cycle < now_) cycle = now_;
+  if (cycle - now_ >= kRingCycles) {
     far_.push({cycle, warp});
     return;
   }
-  // After the bucket's first warps from the heap with a lower index.
-  const size_t b = cycle & (head_.size() - 1);
+  // After its key's first warps from the heap with a lower index (its key's first: after the last
+  // warp of a lower key).
   if (warp >= next_.size()) next_.resize(size_t(warp) + 1, kNone);
-  uint32_t prev = kNone, at = head_[b];
-  for (uint16_t k = 0; k < from_far_[b] && at < warp; ++k) prev = at, at = next_[at];
-  next_[warp] = at;
-  if (prev == kNone) head_[b] = warp;
-  else next_[prev] = warp;
-  if (at == kNone) tail_[b] = warp;
-  ++from_far_[b];
-  ++in_ring_;
+  const size_t b = cycle & kMask;
+  const uint32_t k = Key(warp);
+  const uint32_t below = mask_[b] & ((1u << k) - 1);
+  uint32_t prev = below ? last_[b * kKeys + (31 - uint32_t(__builtin_clz(below)))] : kNone;
+  uint16_t& far = from_far_[b * kKeys + k];
+  for (uint16_t i = 0; i < far; ++i) {
+    const uint32_t at = prev == kNone ? head_[b] : next_[prev];
+    if (at >= warp) break;  // kNone too
+    prev = at;
+  }
+  Link(b, warp, prev);
+  ++far;
 }
 
 template <bool kLimit>
 bool IssueQueue::PopBefore(uint64_t* cycle, uint32_t* warp, uint64_t limit) {
-  const size_t mask = head_.size() - 1;
   for (;;) {
-    const size_t b = now_ & mask;
+    const size_t b = now_ & kMask;
     if (const uint32_t w = head_[b]; w != kNone) {
-      head_[b] = next_[w];
-      if (head_[b] == kNone) tail_[b] = kNone;
-      if constexpr (kLimit) from_far_[b] -= from_far_[b] != 0;
+      const uint32_t n = next_[w], k = Key(w);
+      head_[b] = n;
+      if (n == kNone || Key(n) != k) mask_[b] &= ~(1u << k);  // its key's last
+      if constexpr (kLimit) from_far_[b * kKeys + k] -= from_far_[b * kKeys + k] != 0;
       --in_ring_;
       *cycle = now_;
       *warp = w;
@@ -169,9 +191,9 @@ bool IssueQueue::PopBefore(uint64_t* cycle, uint32_t* warp, uint64_t limit) {
       ++now_;
     }
     // Far entries that the ring now reaches move into it (in cycle order).
-    while (!far_.empty() && far_.top().first - now_ < head_.size()) {
-      if constexpr (kLimit) ++from_far_[far_.top().first & mask];
-      Append(far_.top().first & mask, far_.top().second);
+    while (!far_.empty() && far_.top().first - now_ < kRingCycles) {
+      if constexpr (kLimit) ++from_far_[(far_.top().first & kMask) * kKeys + Key(far_.top().second)];
+      Append(far_.top().first, far_.top().second);
       far_.pop();
     }
   }
@@ -182,7 +204,6 @@ bool IssueQueue::PopBefore(uint64_t* cycle, uint32_t* warp, uint64_t limit) {
 // by a pop from the head, and the look-ahead stays kAhead places or more beyond the head, so the
 // warp it names is still in bucket ahead_c_.
 void IssueQueue::StepAhead() {
-  const size_t mask = head_.size() - 1;
   const uint64_t until = now_ + kAheadCycles;
   if (ahead_w_ != kNone) {
     if (const uint32_t w = next_[ahead_w_]; w != kNone) {
@@ -190,7 +211,7 @@ void IssueQueue::StepAhead() {
       return;
     }
     for (uint64_t c = ahead_c_ + 1; c < until; ++c)
-      if (const uint32_t w = head_[c & mask]; w != kNone) {
+      if (const uint32_t w = head_[c & kMask]; w != kNone) {
         ahead_c_ = c;
         ahead_w_ = w;
         return;
@@ -200,7 +221,7 @@ void IssueQueue::StepAhead() {
   }
   size_t k = kAhead;
   for (uint64_t c = now_; c < until; ++c)
-    for (uint32_t w = head_[c & mask]; w != kNone; w = next_[w])
+    for (uint32_t w = head_[c & kMask]; w != kNone; w = next_[w])
       if (--k == 0) {
         ahead_c_ = c;
         ahead_w_ = w;

@@ -58,18 +58,25 @@ class InFlight {
   size_t used_ = 0;  // slots ever filled since the last Grow (live or expired)
 };
 
-// Warps waiting to issue, earliest cycle first; warps of one cycle in the order they were pushed.
+// Warps waiting to issue, earliest cycle first; warps of one cycle in the order of their keys
+// (SetKey: the hierarchy's is the warp's part of the device, so that a replay on several threads
+// can take the same order, sim/replay_window.h), those of one key in the order they were pushed.
 // A ring of buckets one cycle wide from the current cycle on (waits are short: a DRAM round
 // trip), and a heap for the few pushed further ahead (the later blocks of a wave). A push for a
 // cycle already passed is a push for the current one. A warp is in the queue at most once: each
-// bucket is a list threaded through one array indexed by warp (next_), so a push writes two small
-// arrays where a vector per bucket cost two cache misses (its header and its buffer). O(1) per
-// push and pop, where a heap of the thousands of warps of a wave cost a dozen misses per pop.
+// bucket is a list in key order threaded through one array indexed by warp (next_), with a mask
+// of the keys it holds and each key's last warp (where a push of that key goes in), so a push
+// writes a few small arrays where a vector per bucket cost two cache misses (its header and its
+// buffer). O(1) per push and pop, where a heap of the thousands of warps of a wave cost a dozen
+// misses per pop.
 class IssueQueue {
  public:
+  static constexpr uint32_t kKeys = 32;  // SetKey's keys: 0 .. kKeys - 1
   IssueQueue();
   // Empties the queue; its current cycle becomes `start`.
   void Restart(uint64_t start);
+  // The warp's key (0 until set), while it is not in the queue.
+  void SetKey(uint32_t warp, uint32_t key);
   void Push(uint64_t cycle, uint32_t warp);
   // The next warp and its cycle (never earlier than the last one popped); false when empty.
   bool Pop(uint64_t* cycle, uint32_t* warp);
@@ -86,7 +93,7 @@ class IssueQueue {
   // The warp kAhead places after the last one popped, as the queue held them when it came into
   // view, if it is within kAheadCycles of the current cycle (else -1): for the caller to prefetch
   // what it will touch. Warps pushed meanwhile may come before it; a hint, not a promise. Kept
-  // as the pops go (one step along a bucket's list per pop), where a walk of kAhead places from
+  // as the pops go (one step along the queue's order per pop), where a walk of kAhead places from
   // the head at every pop was a chain of dependent loads.
   static constexpr uint64_t kAheadCycles = 32;
   static constexpr size_t kAhead = 8;
@@ -95,14 +102,21 @@ class IssueQueue {
  private:
   static constexpr uint32_t kRingLog2 = 12;  // 4096 cycles: longer than any wait
   static_assert(kRingCycles == uint64_t(1) << kRingLog2);
+  static_assert(kKeys <= 32);  // mask_ holds a bit per key
   template <bool kLimit>
   bool PopBefore(uint64_t* cycle, uint32_t* warp, uint64_t limit);
   static constexpr uint32_t kNone = ~0u;
-  std::vector<uint32_t> head_, tail_;  // per bucket: its first and last warp (kNone: empty)
+  static constexpr size_t kMask = kRingCycles - 1;
+  std::vector<uint32_t> head_;         // per bucket: its first warp (kNone: empty)
+  std::vector<uint32_t> mask_;         // per bucket: the keys it holds
+  std::vector<uint32_t> last_;         // per bucket, per key it holds: its last warp of the key
   std::vector<uint32_t> next_;         // per warp: the next of its bucket
-  std::vector<uint16_t> from_far_;     // per bucket: its first warps that came from the heap (PushFromFar)
+  std::vector<uint8_t> key_;           // per warp: its key (SetKey)
+  std::vector<uint16_t> from_far_;     // per bucket and key: its first warps of the key that came
+                                       // from the heap (PushFromFar)
   uint64_t now_;
   size_t in_ring_ = 0;  // entries in the ring not yet popped
+  uint32_t Key(uint32_t warp) const { return warp < key_.size() ? key_[warp] : 0; }
   // The look-ahead (Ahead): warp ahead_w_ in bucket ahead_c_, kAhead places after the last pop
   // (more if warps were pushed before it since); kNone: none in view, looked for again next pop.
   uint64_t ahead_c_ = 0;
@@ -110,7 +124,9 @@ class IssueQueue {
   void StepAhead();
   using Far = std::pair<uint64_t, uint32_t>;
   std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;
-  void Append(size_t bucket, uint32_t warp);
+  // Puts the warp in its bucket after `after` (kNone: first) as the last of its key.
+  void Link(size_t bucket, uint32_t warp, uint32_t after);
+  void Append(uint64_t cycle, uint32_t warp);
 };
 
 }  // namespace ws::sim

@@ -1,35 +1,30 @@
 // The last replay of a launch on several threads, window by window (see sim/replay_window.h).
-// Section index: the barrier · pending stamps · the threads and their warps · a window · the merge
-// · after the merge
+// Section index: waiting · pending stamps · the threads and their warps · a window · the merge ·
+// after the merge
 #include "sim/hierarchy_impl.h"
 
 #include <exception>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 namespace ws::sim {
 
-// ---- the barrier ----
-// A short spin (2,000 pauses: tens of microseconds; a step's work is about half a millisecond),
-// then a wait that gives the core up: on a loaded machine the thread awaited may be waiting for
-// this one's core. On the device machine's idle cores 2,000 and 20,000 pauses gave the same wall
-// times, the shorter spin 10-20% less user time.
-void SpinBarrier::Wait() {
-  constexpr int kSpins = 2000;
-  const uint32_t gen = generation_.load(std::memory_order_acquire);
-  if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
-    arrived_.store(0, std::memory_order_relaxed);
-    generation_.store(gen + 1, std::memory_order_release);
-    generation_.notify_all();
-    return;
-  }
-  for (int i = 0; i < kSpins; ++i) {
-    if (generation_.load(std::memory_order_acquire) != gen) return;
+// ---- waiting ----
+// A thread waiting for a merge looks again after a pause: a short spin first (2,000 pauses: tens of
+// microseconds; a window's work is about half a millisecond), then a yield of the core at each
+// look, since on a loaded machine the thread it waits for may be waiting for this one's core.
+namespace {
+void Pause(int spins) {
+  if (spins < 2000) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
+  } else {
+    std::this_thread::yield();
   }
-  while (generation_.load(std::memory_order_acquire) == gen) generation_.wait(gen, std::memory_order_acquire);
 }
+}  // namespace
 
 // ---- pending stamps ----
 void PendingStamps::Erase(uint64_t key) {
@@ -72,20 +67,19 @@ void PendingStamps::Grow() {
 }
 
 // ---- the threads and their warps ----
-// Windows of l2_hit / 2 cycles, W_s = start + s x l2_hit / 2. At step s each thread puts right
-// what window s - 2 left pending (its merge ran during step s - 1), pushes the warps window s - 1
-// held for window s, and replays window s, while thread 0 also merges window s - 1: window s
-// needs no answer to a request of window s - 1, which all come at W_(s+1) or later. Then the
-// threads meet (one barrier a step).
+// Windows of l2_hit / 2 cycles, W_s = start + s x l2_hit / 2. At step s a thread puts right what
+// its window s - 2 left pending, pushes the warps its window s - 1 held for window s, and replays
+// window s. Window s needs no answer to a request of window s - 1 (they all come at W_(s+1) or
+// later), so a step begins once window s - 2 is merged: a thread may be a window ahead of a
+// slower one. A window is merged once every thread has replayed it, by one thread at a time: one
+// that waits for it, else the last to replay it.
 //
 // One thread's part: its warps (their cursors' indices, in the replay's order), the queue of
-// them, who pushed each and its place among that turn's pushes, its SMs' tables, its logs.
+// them, its SMs' tables, its logs.
 struct MemoryHierarchy::Impl::Windows {
-  struct Part {
+  struct alignas(128) Part {  // a thread's own: no cache line shared with another's
     std::vector<uint32_t> cursor;
     IssueQueue queue;
-    std::vector<uint64_t> pusher;
-    std::vector<uint32_t> sub;
     SmTables tables;
     WindowLog logs[3];
     std::vector<Counters> per_site;
@@ -109,30 +103,34 @@ struct MemoryHierarchy::Impl::Windows {
   std::vector<Part> parts;
   std::vector<uint32_t> local;  // per cursor: its index in its thread's part
   std::vector<size_t> head;     // the merge's: per thread, its next turn
-  SpinBarrier barrier;
-  // Per step (s % 3) and thread: 1, it replayed a turn, held a push or has warps queued; 2, it
-  // could not read its streams. Per step: the launch was cancelled (thread 0 sets it).
-  std::vector<uint8_t> busy[3];
-  bool stop[3] = {false, false, false};
-  uint64_t rank = 0;     // the last turn's rank (the merge's)
+  // Per thread: how many windows it has replayed (kFinished: it has finished). Windows 0 ..
+  // merged - 1 are merged; a window is merged once every thread has replayed it, by a thread that
+  // has the merge's role. `halt`: cancelled, or a thread failed (what ran stays counted).
+  static constexpr uint64_t kFinished = ~0ull;
+  std::unique_ptr<std::atomic<uint64_t>[]> done;
+  std::atomic<uint64_t> merged{0}, replayed{0};  // replayed: windows any thread has replayed
+  std::mutex merge_role;
+  std::atomic<bool> halt{false};
+  std::atomic<uint32_t> waiting{0};  // threads in WaitMerged
   uint32_t traced_part = ~0u;
-  uint32_t l1_events = 0;  // the traced SM's L1 log's length after the last turn merged
 
   Windows(Impl& impl, std::vector<Cursor>& c, const std::vector<uint32_t>& f, std::vector<uint32_t>& a,
           std::vector<uint64_t>& b, bool log, uint64_t s, uint32_t threads)
       : m(impl), cursors(c), first(f), arrived(a), block_end(b), log_now(log), start(s),
         step_cycles(std::max<uint64_t>(impl.device.timing.l2_hit / 2, 1)), parts(threads),
-        local(c.size()), head(threads, 0), barrier(threads) {
-    for (auto& b3 : busy) b3.assign(threads, 0);
+        local(c.size()), head(threads, 0), done(new std::atomic<uint64_t>[threads]) {
+    for (uint32_t t = 0; t < threads; ++t) done[t].store(0, std::memory_order_relaxed);
   }
 
   void Run(uint32_t t);
+  bool TryMerge();
+  bool WaitMerged(uint64_t windows);
   bool ReplayWindow(Part& part, uint64_t s);
   void Merge(uint64_t s);
   void MergeTurn(uint32_t t, WindowLog& log, const WindowLog::Turn& u);
   void Resolve(Part& part, uint64_t s);
   void PushSoon(Part& part, uint64_t s);
-  void Push(Part& part, const WindowLog& log, const WindowLog::Held& h, uint64_t t, uint64_t pusher);
+  void Push(Part& part, const WindowLog::Held& h, uint64_t t);
 };
 
 bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const std::vector<uint32_t>& first,
@@ -143,24 +141,23 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   const uint32_t groups = (device.sms + group_sms - 1) / group_sms;
   // Every L2 answer comes l2_hit or more after its request: two windows on.
   if (tm.l2_hit < 2 || tm.dram < tm.l2_hit || groups > kMaxGroups) return false;
-  // Groups of SMs to threads: contiguous ranges. Thread 0 also merges, which took about 0.3 of
-  // the other threads' turns at two threads and more at four: it takes a smaller share of the
-  // warps, none from four threads on.
-  std::vector<uint64_t> group_warps(groups, 0);
-  for (const Cursor& c : cursors) ++group_warps[c.block->sm / group_sms];
+  // The device's slices (SliceOfGroup) to threads: contiguous ranges of about as many warps each
+  // (a window's merge is done by the thread that finishes its turns first).
+  std::vector<uint64_t> slice_warps(IssueQueue::kKeys, 0);
+  for (const Cursor& c : cursors) ++slice_warps[SliceOfGroup(c.block->sm / group_sms)];
   uint32_t used = 0;
-  for (uint64_t w : group_warps) used += w != 0;
-  const uint32_t threads = std::min(replay_threads, used + 1);
+  for (uint64_t w : slice_warps) used += w != 0;
+  const uint32_t threads = std::min(replay_threads, used);
   if (threads < 2) return false;
-  const double share0 = std::max(0.0, (1.0 - 0.3 * (threads - 1)) / threads);
-  const double share = (1.0 - share0) / (threads - 1);
-  std::vector<uint32_t> part_of(groups, 0);
+  std::vector<uint32_t> thread_of_slice(IssueQueue::kKeys, 0);
   uint64_t before = 0;
-  for (uint32_t g = 0; g < groups; ++g) {
-    const double at = (double(before) + 0.5 * double(group_warps[g])) / double(cursors.size());
-    part_of[g] = at < share0 ? 0 : uint32_t(std::min<double>(threads - 1, 1 + (at - share0) / share));
-    before += group_warps[g];
+  for (uint32_t k = 0; k < IssueQueue::kKeys; ++k) {
+    const double at = (double(before) + 0.5 * double(slice_warps[k])) / double(cursors.size());
+    thread_of_slice[k] = std::min<uint32_t>(threads - 1, uint32_t(at * threads));
+    before += slice_warps[k];
   }
+  std::vector<uint32_t> part_of(groups, 0);  // per group: its thread
+  for (uint32_t g = 0; g < groups; ++g) part_of[g] = thread_of_slice[SliceOfGroup(g)];
   Windows win(*this, cursors, first, arrived, block_end, log_now, start, threads);
   for (uint32_t i = 0; i < cursors.size(); ++i) {
     auto& part = win.parts[part_of[cursors[i].block->sm / group_sms]];
@@ -190,12 +187,10 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
     }
     part.end = end;
     part.queue.Restart(start);
-    part.pusher.assign(part.cursor.size(), 0);  // the first pushes: rank 0, in cursor order
-    part.sub.resize(part.cursor.size());
     for (uint32_t li = 0; li < part.cursor.size(); ++li) {
       Cursor& c = cursors[part.cursor[li]];
-      part.sub[li] = part.cursor[li];
       NextHints(c, part.tables);
+      part.queue.SetKey(li, SliceOfGroup(c.block->sm / group_sms));
       part.queue.Push(c.t, li);
     }
   }
@@ -217,11 +212,16 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   return true;
 }
 
-// Thread t's steps (see above). It stops after a step when no thread was busy in it or in the
-// step before (nothing replayed, held or queued: every window's requests merged and answered).
+// Thread t's steps (see above). A step begins once windows 0 .. s - 2 are merged (what it puts
+// right and pushes needs their answers), so a thread may be a window ahead of a slower one.
+// The thread finishes after two steps in which it had nothing to do (no turn, no warp queued,
+// no push held): its warps have all ended and what it left pending is put right. Its logs of
+// those two windows are empty, so the merges still to come find nothing of it.
 void MemoryHierarchy::Impl::Windows::Run(uint32_t t) {
   Part& part = parts[t];
+  bool idle_before = false;
   for (uint64_t s = 0;; ++s) {
+    if (s >= 2 && !WaitMerged(s - 1)) return;
     if (s >= 2) Resolve(part, s - 2);
     part.logs[s % 3].Clear();
     if (s >= 1) PushSoon(part, s - 1);
@@ -230,31 +230,53 @@ void MemoryHierarchy::Impl::Windows::Run(uint32_t t) {
       did = ReplayWindow(part, s);
     } catch (...) {
       part.error = std::current_exception();
+      halt.store(true, std::memory_order_relaxed);
     }
-    // What every thread reads after the barrier is written per step (s % 3): a thread may be a
-    // step ahead writing the next step's before a slower one has read this one's.
-    busy[s % 3][t] = uint8_t((did || part.queue.Earliest() != ~0ull || !part.logs[s % 3].held.empty() ? 1 : 0) |
-                             (part.error ? 2 : 0));
-    if (t == 0) {
-      if (s >= 1) Merge(s - 1);
-      stop[s % 3] = m.Cancelled();
+    const bool idle = !did && part.queue.Earliest() == ~0ull && part.logs[s % 3].held.empty();
+    uint64_t r = replayed.load(std::memory_order_relaxed);
+    while (r < s + 1 && !replayed.compare_exchange_weak(r, s + 1, std::memory_order_relaxed)) {
     }
-    barrier.Wait();
-    bool any = false, failed = false;
-    for (uint32_t k = 0; k < parts.size(); ++k) {
-      any = any || (busy[s % 3][k] & 1) || (s >= 1 && (busy[(s - 1) % 3][k] & 1));
-      failed = failed || (busy[s % 3][k] & 2);
+    if (idle && idle_before) {
+      part.logs[(s + 1) % 3].Clear();  // window s - 2's, merged
+      done[t].store(kFinished, std::memory_order_release);
+    } else {
+      done[t].store(s + 1, std::memory_order_release);
     }
-    if (failed || stop[s % 3]) return;  // what ran stays counted
-    if (!any) {
-      // The last window's merge, and what it answered, when every thread is done.
-      if (t == 0) Merge(s);
-      barrier.Wait();
-      if (s >= 1) Resolve(part, s - 1);
-      Resolve(part, s);
-      return;
-    }
+    if (t == 0 && m.Cancelled()) halt.store(true, std::memory_order_relaxed);
+    if (halt.load(std::memory_order_relaxed)) return;
+    if (waiting.load(std::memory_order_relaxed) == 0) TryMerge();  // else a waiting thread merges
+    if (idle && idle_before) return;
+    idle_before = idle;
   }
+}
+
+// Merges every window that every thread has replayed, unless another thread has the merge's role
+// (it merges them). Returns whether it merged one.
+bool MemoryHierarchy::Impl::Windows::TryMerge() {
+  std::unique_lock<std::mutex> role(merge_role, std::try_to_lock);
+  if (!role.owns_lock()) return false;
+  bool any = false;
+  for (;;) {
+    const uint64_t k = merged.load(std::memory_order_relaxed);
+    if (k >= replayed.load(std::memory_order_relaxed)) return any;
+    for (size_t t = 0; t < parts.size(); ++t)
+      if (done[t].load(std::memory_order_acquire) <= k) return any;
+    Merge(k);
+    merged.store(k + 1, std::memory_order_release);
+    any = true;
+  }
+}
+
+// Waits until windows 0 .. windows - 1 are merged, merging what it can meanwhile. False: halted.
+bool MemoryHierarchy::Impl::Windows::WaitMerged(uint64_t windows) {
+  if (merged.load(std::memory_order_acquire) >= windows) return !halt.load(std::memory_order_relaxed);
+  waiting.fetch_add(1, std::memory_order_relaxed);
+  for (int spins = 0; merged.load(std::memory_order_acquire) < windows; ++spins) {
+    if (halt.load(std::memory_order_relaxed)) break;
+    if (!TryMerge()) Pause(spins);
+  }
+  waiting.fetch_sub(1, std::memory_order_relaxed);
+  return !halt.load(std::memory_order_relaxed);
 }
 
 // ---- a window ----
@@ -273,9 +295,7 @@ bool MemoryHierarchy::Impl::Windows::ReplayWindow(Part& part, uint64_t s) {
     Cursor& c = cursors[part.cursor[li]];
     if (c.p == c.end) continue;
     did = true;
-    const uint64_t turn = log.turns.size();
-    const uint64_t me = WindowLog::kLocal | log.tag | turn;
-    log.BeginTurn(now, part.pusher[li], part.sub[li]);
+    log.BeginTurn(now);
     c.t = now;
     const bool at_barrier = m.IssueRecord<true>(c, log_now, part.tables, &log);
     log.EndTurn(log.owns_traced ? m.trace->caches.l1_events.size() : 0);
@@ -292,10 +312,7 @@ bool MemoryHierarchy::Impl::Windows::ReplayWindow(Part& part, uint64_t s) {
         for (uint32_t k = first[b]; k < first[b + 1]; ++k) {
           cursors[k].waiting = false;
           if (cursors[k].p == cursors[k].end) continue;
-          const uint32_t lk = local[k];
-          part.queue.Push(now, lk);
-          part.pusher[lk] = me;
-          part.sub[lk] = k;
+          part.queue.Push(now, local[k]);
         }
       }
     } else if (!log.TurnWaits() && c.t < limit) {
@@ -304,11 +321,9 @@ bool MemoryHierarchy::Impl::Windows::ReplayWindow(Part& part, uint64_t s) {
         block_end[c.block_slot] = std::max(block_end[c.block_slot], c.t);
       } else {
         part.queue.Push(c.t, li);
-        part.pusher[li] = me;
-        part.sub[li] = 0;
       }
     } else {
-      log.held.push_back({li, uint32_t(turn), c.t, log.turn_waits, uint32_t(log.waits.size()), ended, false});
+      log.held.push_back({li, now, c.t, log.turn_waits, uint32_t(log.waits.size()), ended, false});
     }
   }
   return did;
@@ -316,51 +331,43 @@ bool MemoryHierarchy::Impl::Windows::ReplayWindow(Part& part, uint64_t s) {
 
 // ---- the merge ----
 // Every thread's turns of window s in the one-thread replay's order, their requests performed
-// on the L2 in it. Each thread's turns are in that order already; of the threads' next turns the
-// first is the one of the earliest cycle, then of the earliest pusher, then of the first place
-// among its pushes. A pusher of this window not merged yet counts as last: the true next turn's
-// pusher came before it, so it has been merged and has its rank.
+// on the L2 in it: by cycle, a cycle's in SM order. Each thread's turns are in that order
+// already, and a thread's SMs all come before the next thread's: of the threads' next turns the
+// first is the earliest, the lowest thread's of a cycle.
 void MemoryHierarchy::Impl::Windows::Merge(uint64_t s) {
   const uint32_t threads = uint32_t(parts.size());
   const uint32_t cur = uint32_t(s % 3);
   for (auto& part : parts) {
     WindowLog& log = part.logs[cur];
     log.answers.resize(log.requests.size());
-    log.ranks.clear();
   }
   head.assign(threads, 0);
   for (;;) {
     uint32_t best = threads;
-    uint64_t best_cycle = 0, best_rank = 0;
-    uint32_t best_sub = 0;
+    uint64_t best_cycle = ~0ull;
     for (uint32_t t = 0; t < threads; ++t) {
       const WindowLog& log = parts[t].logs[cur];
-      if (head[t] == log.turns.size()) continue;
-      const WindowLog::Turn& u = log.turns[head[t]];
-      uint64_t r = u.pusher;
-      if (r & WindowLog::kLocal) {
-        const uint32_t k = WindowLog::LogOf(r);
-        const uint64_t j = r & WindowLog::kIndex;
-        r = k != cur ? parts[t].logs[k].ranks[j] : j < head[t] ? log.ranks[j] : ~0ull;
-      }
-      if (best == threads || u.cycle < best_cycle ||
-          (u.cycle == best_cycle && (r < best_rank || (r == best_rank && u.sub < best_sub)))) {
-        best = t, best_cycle = u.cycle, best_rank = r, best_sub = u.sub;
-      }
+      if (head[t] < log.turns.size() && log.turns[head[t]].cycle < best_cycle) best = t, best_cycle = log.turns[head[t]].cycle;
     }
     if (best == threads) break;
     WindowLog& log = parts[best].logs[cur];
-    log.ranks.push_back(++rank);
-    MergeTurn(best, log, log.turns[head[best]]);
-    ++head[best];
+    // The thread's turns up to the next thread's next cycle come first.
+    uint64_t until = ~0ull;
+    for (uint32_t t = 0; t < threads; ++t) {
+      if (t == best) continue;
+      const WindowLog& other = parts[t].logs[cur];
+      if (head[t] < other.turns.size()) until = std::min(until, other.turns[head[t]].cycle + (t > best ? 1 : 0));
+    }
+    while (head[best] < log.turns.size() && log.turns[head[best]].cycle < until) {
+      MergeTurn(best, log, log.turns[head[best]]);
+      ++head[best];
+    }
   }
 }
 
 // One turn's requests on the L2 (L2Read, L2Write, as the one-thread replay's IssueRecord does
 // them), and for a traced instruction its L2 lines, its sectors' marks and its place in the L1 log.
 void MemoryHierarchy::Impl::Windows::MergeTurn(uint32_t t, WindowLog& log, const WindowLog::Turn& u) {
-  if (t == traced_part) l1_events = u.l1_events;
-  if (u.requests_begin == u.requests_end && u.notes_begin == u.notes_end) return;
   Counters& k = (*m.per_site)[u.site];
   const AccessPolicy& p = m.device.cache_policy.Of(Op(u.op));
   const int o = int(u.op);
@@ -392,7 +399,7 @@ void MemoryHierarchy::Impl::Windows::MergeTurn(uint32_t t, WindowLog& log, const
     }
     m.step_l2.Keep(*m.trace, *m.l2, size_t(u.trace_index));
     m.trace->instructions[size_t(u.trace_index)].served = served;
-    m.NoteL1Events(size_t(u.trace_index), l1_events);
+    m.NoteL1Events(size_t(u.trace_index), u.l1_events);
   }
   k.dram_write_bytes += (m.l2->stats().written_back_sectors - written_back) * SectorCache::kSectorBytes;
 }
@@ -400,8 +407,7 @@ void MemoryHierarchy::Impl::Windows::MergeTurn(uint32_t t, WindowLog& log, const
 // ---- after the merge ----
 // What window s left pending, put right once its merge has answered: in-flight entries, L1
 // stamps whose last pending raise is answered (with the copies window s + 1 made of its values),
-// and the pushes it held that PushSoon did not push, in the order they were made, each with its
-// pusher's rank.
+// and the pushes it held that PushSoon did not push, in the order they were made.
 void MemoryHierarchy::Impl::Windows::Resolve(Part& part, uint64_t s) {
   WindowLog& log = part.logs[s % 3];
   for (const auto& q : log.patches) {
@@ -421,7 +427,7 @@ void MemoryHierarchy::Impl::Windows::Resolve(Part& part, uint64_t s) {
     if (h.pushed) continue;
     uint64_t t = h.known;
     for (uint32_t w = h.waits_begin; w < h.waits_end; ++w) t = std::max(t, part.Resolve(log.waits[w]));
-    Push(part, log, h, t, log.ranks[h.turn]);
+    Push(part, h, t);
   }
 }
 
@@ -440,28 +446,23 @@ void MemoryHierarchy::Impl::Windows::PushSoon(Part& part, uint64_t s) {
       if (known) t = std::max(t, part.Resolve(v));
     }
     if (!known || t >= next_end) continue;
-    Push(part, log, h, t, WindowLog::kLocal | log.tag | h.turn);
+    Push(part, h, t);
     h.pushed = true;
   }
 }
 
-void MemoryHierarchy::Impl::Windows::Push(Part& part, const WindowLog& log, const WindowLog::Held& h, uint64_t t,
-                                          uint64_t pusher) {
+void MemoryHierarchy::Impl::Windows::Push(Part& part, const WindowLog::Held& h, uint64_t t) {
   part.end = std::max(part.end, t);
   Cursor& c = cursors[part.cursor[h.warp]];
   if (h.ended) {
     block_end[c.block_slot] = std::max(block_end[c.block_slot], t);
-  } else if (t - log.turns[h.turn].cycle >= IssueQueue::kRingCycles) {
+  } else if (t - h.cycle >= IssueQueue::kRingCycles) {
     // The one-thread replay's queue held it in its heap (a wait that long comes from what an
     // earlier wave left in flight later than this one's first blocks start), then placed it
     // in warp order before the warps pushed from nearer: as a first push.
     part.queue.PushFromFar(t, h.warp);
-    part.pusher[h.warp] = 0;
-    part.sub[h.warp] = part.cursor[h.warp];
   } else {
     part.queue.Push(t, h.warp);
-    part.pusher[h.warp] = pusher;
-    part.sub[h.warp] = 0;
   }
 }
 

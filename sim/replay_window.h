@@ -1,28 +1,27 @@
 // The last replay of a launch (the one Finish runs) on several threads, with every result the
-// one-thread replay's bit for bit: what each thread writes down during a window of time, and the
-// barrier the threads meet at. The replay itself: sim/replay_window.cpp.
+// one-thread replay's bit for bit: what each thread writes down during a window of time. The
+// replay itself: sim/replay_window.cpp.
 //
 // How it is exact. Every answer from L2 reaches an SM at least l2_hit cycles after it was asked
 // (a hit: max(now + l2_hit, fill + l2_hit / 2); a miss: now + dram, dram >= l2_hit; a read merged
 // with one in flight: that read's answer). Time is cut into windows of l2_hit / 2 cycles: no turn
-// needs what L2 answers to a request of its own window or of the window before. The SMs are split
-// between the threads by merge group, so each thread owns its SMs' L1s and the tables keyed by SM
-// or group (l1_fill, wide_store, group_flight); the L2, the sectors DRAM is filling into it and
-// its counters are the merge's. A thread replays its warps for a window, each L2 access written
-// down as a request whose answer is *pending* (kPending | its log | its index, above any cycle); a
-// pending value goes where the answer would have gone (an in-flight entry, an L1 slot's stamp, a
-// warp's wait) and is put right once the requests are answered. While the threads replay window
-// s, thread 0 also performs window s - 1's requests on the L2 in the one-thread replay's order:
-// the order of the turns, which is the order of (cycle, the rank of the turn that pushed the
-// warp, its place among that turn's pushes; the replay's first pushes rank before every turn, in
-// cursor order, and so do pushes the one-thread queue made kRingCycles or more ahead: they waited
-// in its heap and came into their cycle in warp order before any push made from nearer,
-// IssueQueue::PushFromFar). A warp whose next cycle is past its window (or pending) is pushed
-// later, in the order the pushes were made: before the next window where it is known by then,
-// else after its window's merge. Each thread's queue then pops its warps in the one-thread order
-// restricted to them, and the merge takes the threads' turns in that order: of the threads' next
-// turns, the earliest (cycle, pusher's rank, place); a pusher of the window not merged yet counts
-// as last, since the true next turn's pusher came before it and has its rank.
+// needs what L2 answers to a request of its own window or of the window before. The device's
+// slices (contiguous ranges of merge groups, the replay queue's keys: MemoryHierarchy::Impl::
+// SliceOfGroup) are split between the threads in contiguous ranges, so each thread owns its SMs'
+// L1s and the tables keyed by SM or group (l1_fill, wide_store, group_flight); the L2, the
+// sectors DRAM is filling into it and its counters are the merge's. A thread replays its warps
+// for a window, each L2 access written down as a request whose answer is *pending* (kPending |
+// its log | its index, above any cycle); a pending value goes where the answer would have gone (an
+// in-flight entry, an L1 slot's stamp, a warp's wait) and is put right once the requests are
+// answered. A warp whose next cycle is past its window (or pending) is pushed later, in the order
+// the pushes were made: before the next window where it is known by then, else after its
+// window's merge (a push the one-thread queue made kRingCycles or more ahead waited in its heap and
+// came into its cycle in warp order before any push made from nearer: IssueQueue::PushFromFar).
+// Each thread's queue then pops its warps in the one-thread order restricted to them: by cycle,
+// a cycle's by slice, a slice's in push order. The merge performs the window's requests in that
+// order: a thread's turns are in it already, and a thread's slices all come before the next
+// thread's, so of the threads' next turns the first is the earliest, the lowest thread's of a
+// cycle. Only the turns with requests (or a traced instruction's notes) are written down.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -72,23 +71,20 @@ class PendingStamps {
 
 // What one thread writes down during a window, and what the merge answers. A thread keeps three
 // (window s in log s % 3: the merge of window s - 1 and the answers of s - 2 are still read while
-// window s is replayed), told apart by `tag` in the pending values and pushers they hand out.
+// window s is replayed), told apart by `tag` in the pending values they hand out.
 struct WindowLog {
   static constexpr uint64_t kPending = uint64_t(1) << 62;  // | tag | a request's index: its answer
-  static constexpr uint64_t kLocal = uint64_t(1) << 63;    // | tag | a turn's index: a pusher not ranked yet
   static constexpr uint64_t kIndex = (uint64_t(1) << 40) - 1;
   static constexpr uint32_t kMaxStamp = 0xffffffffu;
-  static bool Pending(uint64_t v) { return v >= kPending && v < kLocal; }
+  static bool Pending(uint64_t v) { return v >= kPending; }
   static uint32_t LogOf(uint64_t v) { return uint32_t(v >> 40) & 3; }
 
-  // A turn of the window: when, who pushed the warp (a rank from an earlier window, 0 for the
-  // replay's first pushes, or kLocal | tag | a turn of this window or the one before) and its
-  // place among that turn's pushes; its instruction, its requests (in sector order) and, for a
-  // traced instruction, every sector's note; the traced SM's L1 log's length after it (the
-  // thread that owns that SM).
+  // A turn of the window that the merge has work for (requests, or a traced instruction's notes):
+  // when, its instruction, its requests (in sector order) and, for a traced instruction, every
+  // sector's note and the traced SM's L1 log's length after it.
   struct Turn {
-    uint64_t cycle, pusher;
-    uint32_t sub, site;
+    uint64_t cycle;
+    uint32_t site;
     int64_t trace_index;
     uint32_t requests_begin, requests_end, notes_begin, notes_end, l1_events;
     uint8_t op;
@@ -119,8 +115,8 @@ struct WindowLog {
   // where it can be worked out then and comes before that window's end, else after this
   // window's merge (Windows::PushSoon, Windows::Resolve).
   struct Held {
-    uint32_t warp;  // the thread's own index
-    uint32_t turn;
+    uint32_t warp;   // the thread's own index
+    uint64_t cycle;  // its turn's
     uint64_t known;
     uint32_t waits_begin, waits_end;
     bool ended;  // the warp's stream ended with this turn
@@ -136,7 +132,6 @@ struct WindowLog {
   std::vector<Patch> patches;
   std::vector<StampRaise> stamps;
   std::vector<Held> held;
-  std::vector<uint64_t> ranks;     // per turn, from the merge
   // The thread's own, shared by its three logs. A pending value of the window before that this
   // window copies (a read merged with one in flight, an L1 hit on a sector on its way) is put
   // right with that window's (its answer comes first): its patch and stamp raise go to that log.
@@ -145,15 +140,15 @@ struct WindowLog {
   PendingStamps* pending_stamps = nullptr;
   bool owns_traced = false;        // the traced SM is this thread's
   uint32_t turn_waits = 0;         // waits.size() when the turn began
+  Turn turn{};                     // the turn being replayed
 
-  void BeginTurn(uint64_t cycle, uint64_t pusher, uint32_t sub) {
+  void BeginTurn(uint64_t cycle) {
     const uint32_t r = uint32_t(requests.size()), n = uint32_t(notes.size());
-    turns.push_back({cycle, pusher, sub, 0, -1, r, r, n, n, 0, 0});
+    turn = {cycle, 0, -1, r, r, n, n, 0, 0};
     turn_waits = uint32_t(waits.size());
   }
   void Instruction(uint32_t site, uint8_t op, int64_t trace_index) {
-    Turn& t = turns.back();
-    t.site = site, t.op = op, t.trace_index = trace_index;
+    turn.site = site, turn.op = op, turn.trace_index = trace_index;
   }
   uint64_t Request(uint64_t sector) {
     requests.push_back(sector);
@@ -166,11 +161,12 @@ struct WindowLog {
   }
   void DropWaits() { waits.resize(turn_waits); }
   bool TurnWaits() const { return waits.size() > turn_waits; }
+  // Kept for the merge if it has work there.
   void EndTurn(size_t l1_events) {
-    Turn& t = turns.back();
-    t.requests_end = uint32_t(requests.size());
-    t.notes_end = uint32_t(notes.size());
-    t.l1_events = uint32_t(l1_events);
+    turn.requests_end = uint32_t(requests.size());
+    turn.notes_end = uint32_t(notes.size());
+    turn.l1_events = uint32_t(l1_events);
+    if (turn.requests_end != turn.requests_begin || turn.notes_end != turn.notes_begin) turns.push_back(turn);
   }
   // A load's miss raises its L1 slot's stamp to its arrival v (the one-thread rule: the latest
   // arrival of the line's sectors since the slot's fill, saturated at kMaxStamp).
@@ -196,21 +192,8 @@ struct WindowLog {
   void Refilled(uint32_t sm, uint32_t slot) { pending_stamps->Erase(uint64_t(sm) << 32 | slot); }
   void Clear() {
     turns.clear(), requests.clear(), answers.clear(), notes.clear(), waits.clear();
-    patches.clear(), stamps.clear(), held.clear(), ranks.clear();
+    patches.clear(), stamps.clear(), held.clear();
   }
-};
-
-// Threads meeting between a window's phases: a spin first (a window's phase is short), then a
-// wait on the generation word.
-class SpinBarrier {
- public:
-  explicit SpinBarrier(uint32_t threads) : threads_(threads) {}
-  void Wait();
-
- private:
-  const uint32_t threads_;
-  std::atomic<uint32_t> arrived_{0};
-  std::atomic<uint32_t> generation_{0};
 };
 
 }  // namespace ws::sim

@@ -237,6 +237,46 @@ TEST(MemoryClock, IssueQueueGivesEarliestCycleFirstAndACyclesWarpsInPushOrder) {
   EXPECT_FALSE(q.Pop(&t, &warp));
 }
 
+// Keys order a cycle's warps (the hierarchy's: the slice of the device a warp's SM is in); a key's
+// warps come in push order, and a push for the cycle being popped goes after its key's others.
+TEST(MemoryClock, IssueQueueTakesACyclesWarpsByKeyThenInPushOrder) {
+  IssueQueue q;
+  q.Restart(100);
+  const uint32_t key[] = {0, 2, 0, 2, 1, 0, 0, 1, 0, 2};  // per warp 0 .. 9
+  for (uint32_t w = 0; w < 10; ++w) q.SetKey(w, key[w]);
+  for (uint32_t w = 1; w <= 5; ++w) q.Push(101, w);
+  q.Push(100, 6);
+  uint64_t t = 0;
+  uint32_t warp = 0;
+  std::vector<std::pair<uint64_t, uint32_t>> got;
+  for (int i = 0; i < 2 && q.Pop(&t, &warp); ++i) got.push_back({t, warp});
+  q.Push(101, 7);  // key 1: after 4
+  q.Push(101, 8);  // key 0: after 5
+  q.Push(90, 9);   // a cycle passed, key 2: after 3
+  while (q.Pop(&t, &warp)) got.push_back({t, warp});
+  const std::vector<std::pair<uint64_t, uint32_t>> want = {{100, 6}, {101, 2}, {101, 5}, {101, 8}, {101, 4},
+                                                           {101, 7}, {101, 1}, {101, 3}, {101, 9}};
+  EXPECT_EQ(got, want);
+}
+
+// A push the one-thread queue made from far ahead comes before the pushes made from nearer of its
+// key, in warp order among such pushes (the replay in windows, sim/replay_window.h).
+TEST(MemoryClock, IssueQueuePutsPushesFromFarFirstOfTheirKeyInWarpOrder) {
+  IssueQueue q;
+  q.Restart(0);
+  q.SetKey(10, 1), q.SetKey(11, 1), q.SetKey(12, 0), q.SetKey(13, 1);
+  q.Push(50, 11);
+  q.PushFromFar(50, 13);
+  q.PushFromFar(50, 10);
+  q.Push(50, 12);
+  uint64_t t = 0;
+  uint32_t warp = 0;
+  std::vector<uint32_t> got;
+  while (q.Pop(&t, &warp, 100)) got.push_back(warp);
+  EXPECT_EQ(got, (std::vector<uint32_t>{12, 10, 13, 11}));
+  EXPECT_EQ(t, 50u);
+}
+
 // The look-ahead is a prefetch hint kept one step per pop: it names the warp kAhead (8) places
 // after the last one popped, counting the queue as it was when that warp came into view, and
 // nothing when fewer warps lie within kAheadCycles (32) of the current cycle.

@@ -40,6 +40,12 @@ SectorCache::SectorCache(Config config) : config_(config) {
 
 void SectorCache::Free::operator()(void* p) const { std::free(p); }
 
+void SectorCache::Touch() {
+  volatile char* p = reinterpret_cast<volatile char*>(store_);
+  const size_t bytes = blocks_ * sizeof(Block);
+  for (size_t i = 0; i < bytes; i += 4096) p[i] = p[i];
+}
+
 void SectorCache::Reset() {
   std::memset(static_cast<void*>(store_), 0, blocks_ * sizeof(Block));
   stats_ = {};

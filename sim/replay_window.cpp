@@ -158,6 +158,11 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   }
   std::vector<uint32_t> part_of(groups, 0);  // per group: its thread
   for (uint32_t g = 0; g < groups; ++g) part_of[g] = thread_of_slice[SliceOfGroup(g)];
+  // The caches' pages are written here, not by the threads (SectorCache::Touch).
+  l2->Touch();
+  std::vector<uint8_t> touched(device.sms, 0);
+  for (const Cursor& c : cursors)
+    if (!std::exchange(touched[c.block->sm], uint8_t(1))) L1(c.block->sm).Touch();
   Windows win(*this, cursors, first, arrived, block_end, log_now, start, threads);
   for (uint32_t i = 0; i < cursors.size(); ++i) {
     auto& part = win.parts[part_of[cursors[i].block->sm / group_sms]];

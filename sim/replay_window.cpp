@@ -6,22 +6,25 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <chrono>
 #include <thread>
 
 namespace ws::sim {
 
 // ---- waiting ----
 // A thread waiting for a merge looks again after a pause: a short spin first (2,000 pauses: tens of
-// microseconds; a window's work is about half a millisecond), then a yield of the core at each
-// look, since on a loaded machine the thread it waits for may be waiting for this one's core.
+// microseconds; a window's work is about half a millisecond), then a sleep of 20 microseconds,
+// which gives the core up: on a loaded machine the thread it waits for may be waiting for this
+// one's core, and with many threads the waiting ones would hold every core.
 namespace {
-void Pause(int spins) {
-  if (spins < 2000) {
+constexpr int kSpins = 2000;
+void Pause(int looks) {
+  if (looks < kSpins) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
   } else {
-    std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
 }
 }  // namespace
@@ -104,25 +107,28 @@ struct MemoryHierarchy::Impl::Windows {
   std::vector<uint32_t> local;  // per cursor: its index in its thread's part
   std::vector<size_t> head;     // the merge's: per thread, its next turn
   // Per thread: how many windows it has replayed (kFinished: it has finished). Windows 0 ..
-  // merged - 1 are merged; a window is merged once every thread has replayed it, by a thread that
-  // has the merge's role. `halt`: cancelled, or a thread failed (what ran stays counted).
+  // merged - 1 are merged; a window is merged once every thread has replayed it (and one has not
+  // finished), by a thread that has the merge's role. `halt`: cancelled, or a thread failed (what
+  // ran stays counted). Each on a cache line of its own: every thread reads them while it waits.
   static constexpr uint64_t kFinished = ~0ull;
-  std::unique_ptr<std::atomic<uint64_t>[]> done;
-  std::atomic<uint64_t> merged{0}, replayed{0};  // replayed: windows any thread has replayed
+  struct alignas(64) Done {
+    std::atomic<uint64_t> windows{0};
+  };
+  std::unique_ptr<Done[]> done;
+  alignas(64) std::atomic<uint64_t> merged{0};
+  alignas(64) std::atomic<uint32_t> spinning{0};  // threads spinning in WaitMerged
+  alignas(64) std::atomic<bool> halt{false};
   std::mutex merge_role;
-  std::atomic<bool> halt{false};
-  std::atomic<uint32_t> waiting{0};  // threads in WaitMerged
   uint32_t traced_part = ~0u;
 
   Windows(Impl& impl, std::vector<Cursor>& c, const std::vector<uint32_t>& f, std::vector<uint32_t>& a,
           std::vector<uint64_t>& b, bool log, uint64_t s, uint32_t threads)
       : m(impl), cursors(c), first(f), arrived(a), block_end(b), log_now(log), start(s),
         step_cycles(std::max<uint64_t>(impl.device.timing.l2_hit / 2, 1)), parts(threads),
-        local(c.size()), head(threads, 0), done(new std::atomic<uint64_t>[threads]) {
-    for (uint32_t t = 0; t < threads; ++t) done[t].store(0, std::memory_order_relaxed);
-  }
+        local(c.size()), head(threads, 0), done(new Done[threads]) {}
 
   void Run(uint32_t t);
+  bool Mergeable(uint64_t* window) const;
   bool TryMerge();
   bool WaitMerged(uint64_t windows);
   bool ReplayWindow(Part& part, uint64_t s);
@@ -238,49 +244,61 @@ void MemoryHierarchy::Impl::Windows::Run(uint32_t t) {
       halt.store(true, std::memory_order_relaxed);
     }
     const bool idle = !did && part.queue.Earliest() == ~0ull && part.logs[s % 3].held.empty();
-    uint64_t r = replayed.load(std::memory_order_relaxed);
-    while (r < s + 1 && !replayed.compare_exchange_weak(r, s + 1, std::memory_order_relaxed)) {
-    }
     if (idle && idle_before) {
       part.logs[(s + 1) % 3].Clear();  // window s - 2's, merged
-      done[t].store(kFinished, std::memory_order_release);
+      done[t].windows.store(kFinished, std::memory_order_release);
     } else {
-      done[t].store(s + 1, std::memory_order_release);
+      done[t].windows.store(s + 1, std::memory_order_release);
     }
     if (t == 0 && m.Cancelled()) halt.store(true, std::memory_order_relaxed);
     if (halt.load(std::memory_order_relaxed)) return;
-    if (waiting.load(std::memory_order_relaxed) == 0) TryMerge();  // else a waiting thread merges
+    if (spinning.load(std::memory_order_relaxed) == 0) TryMerge();  // else a spinning thread merges
     if (idle && idle_before) return;
     idle_before = idle;
   }
 }
 
-// Merges every window that every thread has replayed, unless another thread has the merge's role
-// (it merges them). Returns whether it merged one.
-bool MemoryHierarchy::Impl::Windows::TryMerge() {
-  std::unique_lock<std::mutex> role(merge_role, std::try_to_lock);
-  if (!role.owns_lock()) return false;
-  bool any = false;
-  for (;;) {
-    const uint64_t k = merged.load(std::memory_order_relaxed);
-    if (k >= replayed.load(std::memory_order_relaxed)) return any;
-    for (size_t t = 0; t < parts.size(); ++t)
-      if (done[t].load(std::memory_order_acquire) <= k) return any;
-    Merge(k);
-    merged.store(k + 1, std::memory_order_release);
-    any = true;
+// Whether window *window, the next to merge, can be merged: every thread has replayed it and one
+// has not finished (a finished thread's logs are empty from its last window on, so when all have
+// finished every window with a turn is merged).
+bool MemoryHierarchy::Impl::Windows::Mergeable(uint64_t* window) const {
+  *window = merged.load(std::memory_order_acquire);
+  bool open = false;
+  for (size_t t = 0; t < parts.size(); ++t) {
+    const uint64_t d = done[t].windows.load(std::memory_order_acquire);
+    if (d <= *window) return false;
+    open = open || d != kFinished;
   }
+  return open;
+}
+
+// Merges the windows that can be merged, unless another thread has the merge's role: that one
+// looks again once it has let the role go. Returns whether it merged one. A waiting thread calls
+// it at each look, so a window is merged at the latest by the thread that needs it.
+bool MemoryHierarchy::Impl::Windows::TryMerge() {
+  bool any = false;
+  uint64_t k;
+  while (Mergeable(&k)) {
+    std::unique_lock<std::mutex> role(merge_role, std::try_to_lock);
+    if (!role.owns_lock()) return any;
+    for (; Mergeable(&k); any = true) {
+      Merge(k);
+      merged.store(k + 1, std::memory_order_release);
+    }
+  }
+  return any;
 }
 
 // Waits until windows 0 .. windows - 1 are merged, merging what it can meanwhile. False: halted.
 bool MemoryHierarchy::Impl::Windows::WaitMerged(uint64_t windows) {
-  if (merged.load(std::memory_order_acquire) >= windows) return !halt.load(std::memory_order_relaxed);
-  waiting.fetch_add(1, std::memory_order_relaxed);
-  for (int spins = 0; merged.load(std::memory_order_acquire) < windows; ++spins) {
-    if (halt.load(std::memory_order_relaxed)) break;
-    if (!TryMerge()) Pause(spins);
+  int looks = 0;
+  spinning.fetch_add(1, std::memory_order_relaxed);
+  for (; merged.load(std::memory_order_acquire) < windows && !halt.load(std::memory_order_relaxed); ++looks) {
+    if (TryMerge()) continue;
+    if (looks == kSpins) spinning.fetch_sub(1, std::memory_order_relaxed);
+    Pause(looks);
   }
-  waiting.fetch_sub(1, std::memory_order_relaxed);
+  if (looks <= kSpins) spinning.fetch_sub(1, std::memory_order_relaxed);
   return !halt.load(std::memory_order_relaxed);
 }
 

@@ -128,6 +128,7 @@ struct MemoryHierarchy::Impl::Windows {
         local(c.size()), head(threads, 0), done(new Done[threads]) {}
 
   void Run(uint32_t t);
+  void Steps(uint32_t t);
   bool Mergeable(uint64_t* window) const;
   bool TryMerge();
   bool WaitMerged(uint64_t windows);
@@ -229,6 +230,15 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
 // no push held): its warps have all ended and what it left pending is put right. Its logs of
 // those two windows are empty, so the merges still to come find nothing of it.
 void MemoryHierarchy::Impl::Windows::Run(uint32_t t) {
+  try {
+    Steps(t);
+  } catch (...) {  // a stream that cannot be read, memory: every thread stops, what ran stays counted
+    parts[t].error = std::current_exception();
+    halt.store(true, std::memory_order_relaxed);
+  }
+}
+
+void MemoryHierarchy::Impl::Windows::Steps(uint32_t t) {
   Part& part = parts[t];
   bool idle_before = false;
   for (uint64_t s = 0;; ++s) {
@@ -236,13 +246,7 @@ void MemoryHierarchy::Impl::Windows::Run(uint32_t t) {
     if (s >= 2) Resolve(part, s - 2);
     part.logs[s % 3].Clear();
     if (s >= 1) PushSoon(part, s - 1);
-    bool did = false;
-    try {
-      did = ReplayWindow(part, s);
-    } catch (...) {
-      part.error = std::current_exception();
-      halt.store(true, std::memory_order_relaxed);
-    }
+    const bool did = ReplayWindow(part, s);
     const bool idle = !did && part.queue.Earliest() == ~0ull && part.logs[s % 3].held.empty();
     if (idle && idle_before) {
       part.logs[(s + 1) % 3].Clear();  // window s - 2's, merged

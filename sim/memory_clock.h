@@ -59,8 +59,9 @@ class InFlight {
 };
 
 // Warps waiting to issue, earliest cycle first; warps of one cycle in the order of their keys
-// (SetKey: the hierarchy's is the warp's part of the device, so that a replay on several threads
-// can take the same order, sim/replay_window.h), those of one key in the order they were pushed.
+// (SetKey: the hierarchy's is the slice of the device its SM is in, so that a replay on several
+// threads can take the same order, sim/replay_window.h), those of one key in the order they were
+// pushed.
 // A ring of buckets one cycle wide from the current cycle on (waits are short: a DRAM round
 // trip), and a heap for the few pushed further ahead (the later blocks of a wave). A push for a
 // cycle already passed is a push for the current one. A warp is in the queue at most once: each
@@ -124,7 +125,8 @@ class IssueQueue {
   void StepAhead();
   using Far = std::pair<uint64_t, uint32_t>;
   std::priority_queue<Far, std::vector<Far>, std::greater<Far>> far_;
-  // Puts the warp in its bucket after `after` (kNone: first) as the last of its key.
+  // Puts the warp in its bucket after `after` (kNone: first); it becomes its key's last warp if
+  // `after` was that or the bucket held none of its key.
   void Link(size_t bucket, uint32_t warp, uint32_t after);
   void Append(uint64_t cycle, uint32_t warp);
 };

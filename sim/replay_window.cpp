@@ -3,10 +3,10 @@
 // after the merge
 #include "sim/hierarchy_impl.h"
 
+#include <chrono>
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <chrono>
 #include <thread>
 
 namespace ws::sim {
@@ -149,7 +149,8 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   // Every L2 answer comes l2_hit or more after its request: two windows on.
   if (tm.l2_hit < 2 || tm.dram < tm.l2_hit || groups > kMaxGroups) return false;
   // The device's slices (SliceOfGroup) to threads: contiguous ranges of about as many warps each
-  // (a window's merge is done by the thread that finishes its turns first).
+  // (a window's merge falls to a thread that waits for it, else to the last to replay it), so at
+  // most as many threads as slices with warps.
   std::vector<uint64_t> slice_warps(IssueQueue::kKeys, 0);
   for (const Cursor& c : cursors) ++slice_warps[SliceOfGroup(c.block->sm / group_sms)];
   uint32_t used = 0;

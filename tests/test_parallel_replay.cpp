@@ -257,6 +257,23 @@ TEST(ParallelReplay, CatalogVariantsOverManyWavesGiveTheSameTraceOnOneTwoThreeAn
   }
 }
 
+// One wave on the H100 (1024 blocks over 132 SMs, 33 merge groups, 32 slices): each thread
+// replays several slices of the device, whose warps share its queue and its tables.
+TEST(ParallelReplay, ACatalogLaunchOfOneWaveGivesTheSameTraceWhenEachThreadHasSeveralSlices) {
+  const auto ref = ::ws::kernels::FindVariant("shortcut/v1");
+  ::ws::kernels::RunRequest r;
+  r.n = 256;
+  r.block = {16, 16};
+  const Selection block{Selection::Kind::Block, 100, 0};
+  const auto one = ::ws::kernels::Simulate(ref, r, Options(1, nullptr, block));
+  ASSERT_EQ(one.trace.caches.waves, 1u);
+  const std::string expected = TraceBytes(one.trace);
+  for (uint32_t threads : {2u, 3u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    EXPECT_TRUE(TraceBytes(::ws::kernels::Simulate(ref, r, Options(threads, nullptr, block)).trace) == expected);
+  }
+}
+
 // Stores over 32 lines each (wider than wide_store_lines), atomics, a barrier in a loop,
 // divergent branches, and blocks that run for different lengths.
 __global__ void StridesAtomicsAndUnevenBlocks(Global<const float> in, Global<float> out, Global<int> counts, int n) {

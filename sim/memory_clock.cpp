@@ -83,7 +83,7 @@ void InFlight::Grow(uint64_t now) {
 }
 
 IssueQueue::IssueQueue()
-    : head_(size_t(kRingCycles), kNone), mask_(size_t(kRingCycles), 0), last_(size_t(kRingCycles) * kKeys, kNone),
+    : head_(size_t(kRingCycles), kNone), mask_(size_t(kRingCycles), 0), last_(new uint32_t[size_t(kRingCycles) * kKeys]),
       now_(0) {}
 
 void IssueQueue::Restart(uint64_t start) {

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <utility>
 #include <vector>
@@ -85,8 +86,8 @@ class IssueQueue {
   // the current cycle then at most limit - 1 (a replay in windows, sim/replay_window.h).
   bool Pop(uint64_t* cycle, uint32_t* warp, uint64_t limit);
   // A push that the one-thread replay made kRingCycles or more ahead, in a replay in windows: such
-  // pushes went to the heap and came into their cycle's bucket in warp order, before every push
-  // made from nearer (sim/replay_window.h). Only with the Pop that takes a limit.
+  // pushes went to the heap and came into their cycle's bucket in warp order, each before every
+  // push of its key made from nearer (sim/replay_window.h). Only with the Pop that takes a limit.
   void PushFromFar(uint64_t cycle, uint32_t warp);
   // No warp issues before this cycle (~0: the queue is empty).
   uint64_t Earliest() const { return in_ring_ ? now_ : far_.empty() ? ~0ull : far_.top().first; }
@@ -110,7 +111,9 @@ class IssueQueue {
   static constexpr size_t kMask = kRingCycles - 1;
   std::vector<uint32_t> head_;         // per bucket: its first warp (kNone: empty)
   std::vector<uint32_t> mask_;         // per bucket: the keys it holds
-  std::vector<uint32_t> last_;         // per bucket, per key it holds: its last warp of the key
+  // Per bucket, per key it holds (its mask's bit set; else unset memory, never read): its last
+  // warp of the key. Left unwritten, so that only the buckets and keys in use take pages.
+  std::unique_ptr<uint32_t[]> last_;
   std::vector<uint32_t> next_;         // per warp: the next of its bucket
   std::vector<uint8_t> key_;           // per warp: its key (SetKey)
   std::vector<uint16_t> from_far_;     // per bucket and key: its first warps of the key that came

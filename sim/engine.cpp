@@ -197,7 +197,7 @@ void EngineImpl::RunThreads(uint32_t n) {
                    -1, 0, 0, false, FindingScope::Block);
     ++trace.barriers;
     if (hierarchy) hierarchy->Barrier();
-    else if (out && opt.caches) out->events.push_back(kBarrierEvent);
+    else if (out && opt.caches) LogBarrier();
     ++barrier_epoch;
     ++sync_era;
     for (auto& t : threads)

@@ -178,7 +178,10 @@ class EngineImpl {
   std::unordered_map<const SharedSlot*, int> slot_array;
   std::vector<void*> array_data;  // per global array: its bytes (BindGlobal's data), or null
   std::unique_ptr<ParallelRun> parallel;  // the workers, once a launch ran on several threads
+  // A worker's global instruction and barrier, for the cache model (sim/parallel_run.h, [SECTION]
+  // a block's results).
   void LogGlobal(const WarpInstruction& ins, int64_t traced, const SectorList& distinct);
+  void LogBarrier();
 };
 
 // What the fault guard asks the engine (engine.cpp): the simulated thread running, if any, and its

@@ -94,6 +94,7 @@ void MemoryHierarchy::Impl::Replay(bool last) {
       cursors.emplace_back();
       Cursor& c = cursors.back();
       c.block = &blocks[bi];
+      c.sites = blocks[bi].sites.empty() ? nullptr : blocks[bi].sites.data();
       c.block_slot = bi;
       c.warp = &w;
       c.cut = cut;
@@ -199,6 +200,9 @@ void MemoryHierarchy::Record(const WarpInstruction& ins, int64_t trace_index, co
   impl_->Record(ins, trace_index, sectors, n);
 }
 void MemoryHierarchy::Barrier() { impl_->Barrier(); }
+void MemoryHierarchy::AdoptBlock(std::vector<WarpStream>&& warps, std::vector<uint32_t> sites) {
+  impl_->AdoptBlock(std::move(warps), std::move(sites));
+}
 void MemoryHierarchy::ReplayOn(uint32_t threads) { impl_->replay_threads = std::max<uint32_t>(threads, 1); }
 void MemoryHierarchy::CutWarp(uint32_t warp) { impl_->CutWarp(warp); }
 uint64_t MemoryHierarchy::BlocksPerWave() const { return impl_->fixed ? impl_->residency.blocks_per_wave : 0; }

@@ -65,6 +65,7 @@
 #include "sim/cache.h"
 #include "sim/cache_log.h"  // CompleteL1Steps, which the early picture calls too
 #include "sim/device_profile.h"
+#include "sim/sector_stream.h"
 #include "sim/trace.h"
 
 namespace ws::sim {
@@ -88,6 +89,10 @@ class MemoryHierarchy {
   // list, n of them), else null and they are found here.
   void Record(const WarpInstruction& ins, int64_t trace_index, const uint64_t* sectors = nullptr, int n = -1);
   void Barrier();
+  // The block begun last, whose records were encoded as it ran on another thread (EncodeRecord,
+  // EncodeBarrier: one stream per warp, none traced), in place of its Record and Barrier calls;
+  // `sites` maps the site ids they hold to the launch's.
+  void AdoptBlock(std::vector<WarpStream>&& warps, std::vector<uint32_t> sites);
   // The block being recorded stops here for `warp`: its stream ends before the warp did (a
   // prefix pass, LaunchOptions::on_selected_prefix). The replay then stops at the first turn such
   // a warp has no record for, and Finish says how many traced steps are final

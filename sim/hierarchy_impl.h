@@ -88,6 +88,9 @@ struct MemoryHierarchy::Impl {
   void Barrier() {
     if (!streams.blocks().empty()) streams.Barrier();
   }
+  void AdoptBlock(std::vector<WarpStream>&& warps, std::vector<uint32_t> sites) {
+    if (!streams.blocks().empty()) streams.Adopt(std::move(warps), std::move(sites));
+  }
 
   static void Note(std::vector<uint8_t>& v, int64_t i) {
     if (v.size() <= size_t(i)) v.resize(size_t(i) + 1, 0);
@@ -110,6 +113,7 @@ struct MemoryHierarchy::Impl {
     // table of sectors on their way to the L1 (null: none; see NextHints).
     const void* next_set = nullptr;
     const void* next_fill = nullptr;
+    const uint32_t* sites = nullptr;  // its block's BlockStream::sites (null: the launch's ids)
     uint32_t block_slot;
     bool waiting = false;
     bool cut = false;        // its stream ends before the warp did (CutWarp)
@@ -205,10 +209,10 @@ struct MemoryHierarchy::Impl {
     const uint8_t* q = c.p;  // a whole record lies ahead (Refill)
     const uint64_t head = GetVarint(q);
     if (head == 0) return;  // a barrier
-    const uint32_t site = uint32_t((head >> 3) - 1);
+    const uint32_t recorded_site = uint32_t((head >> 3) - 1);
     if (head & 1) GetVarint(q);  // its trace index
     GetVarint(q);                // n
-    const uint64_t sector = c.last[site % kSiteSlots] + uint64_t(UnZigZag(GetVarint(q)));
+    const uint64_t sector = c.last[recorded_site % kSiteSlots] + uint64_t(UnZigZag(GetVarint(q)));
     c.next_set = l1[c.block->sm]->SetMemory(sector * SectorCache::kSectorBytes);
     c.next_fill = tb.l1_fill.SlotMemory(uint64_t(c.block->sm) << 48 | sector);
   }
@@ -226,11 +230,12 @@ struct MemoryHierarchy::Impl {
       c.p = q;
       return true;
     }
-    const uint32_t site = uint32_t((head >> 3) - 1);
+    const uint32_t recorded_site = uint32_t((head >> 3) - 1);  // as its encoder numbered it
+    const uint32_t site = c.sites ? c.sites[recorded_site] : recorded_site;
     const Op op = Op((head >> 1) & 3);
     const int64_t trace_index = (head & 1) ? int64_t(GetVarint(q)) : -1;
     const int n = int(GetVarint(q));
-    uint64_t& last = c.last[site % kSiteSlots];
+    uint64_t& last = c.last[recorded_site % kSiteSlots];
     uint64_t sector = last + uint64_t(UnZigZag(GetVarint(q)));
     last = sector;
     Counters& k = kWindow ? w->per_site[site] : (*per_site)[site];

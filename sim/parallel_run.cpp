@@ -142,6 +142,8 @@ void RunOne(EngineImpl& e, BlockOut& out, const LaunchShape& s, uint64_t b) {
   out.instructions.clear();
   out.findings.clear();
   out.events.clear();
+  out.warps.clear();
+  if (e.opt.caches) out.warps.resize(s.WarpsPerBlock());
   e.out = &out;
   e.trace.instructions.clear();
   e.trace.findings.clear();
@@ -152,6 +154,7 @@ void RunOne(EngineImpl& e, BlockOut& out, const LaunchShape& s, uint64_t b) {
   const size_t arrays_before = e.trace.arrays.size();
   const uint64_t gx = s.grid.x, gy = s.grid.y;
   e.RunBlock(s, uint32_t(b % gx), uint32_t(b / gx % gy), uint32_t(b / (gx * gy)));
+  out.encoded = !e.trace_block;
   for (size_t i = out.first_site; i < e.trace.sites.size(); ++i)
     out.new_sites.push_back({e.site_files[i], {e.trace.sites[i].line, e.trace.sites[i].column}});
   for (size_t i = 0; i < e.per_site.size(); ++i)
@@ -178,11 +181,23 @@ void EngineImpl::LogGlobal(const WarpInstruction& ins, int64_t traced, const Sec
   int n = distinct.n;
   const uint64_t* s = distinct.s;
   if (n < 0) n = DistinctSectors(ins, found), s = found;
+  if (!trace_block) {  // encoded here, as MemoryHierarchy::Record would
+    if (n > 0 && ins.warp < out->warps.size()) EncodeRecord(out->warps[ins.warp], ins.site, uint32_t(ins.op), -1, s, n);
+    return;
+  }
   auto& ev = out->events;
   ev.push_back(uint64_t(ins.warp) | uint64_t(ins.op) << 32 | uint64_t(n) << 40);
   ev.push_back(ins.site);
   ev.push_back(uint64_t(traced + 1));
   ev.insert(ev.end(), s, s + n);
+}
+
+void EngineImpl::LogBarrier() {
+  if (!trace_block) {
+    for (WarpStream& w : out->warps) EncodeBarrier(w);
+  } else {
+    out->events.push_back(kBarrierEvent);
+  }
 }
 
 // A worker takes the next block, runs it, and merges what is ready.
@@ -284,6 +299,7 @@ void ParallelRun::Merge(AttemptState& a, Worker& w, BlockOut& b) {
   m.trace.barriers += b.barriers;
   if (m.hierarchy) {
     m.hierarchy->BeginBlock(b.block, m.trace.shape.WarpsPerBlock(), a.shared_before);
+    if (b.encoded) m.hierarchy->AdoptBlock(std::move(b.warps), w.site_map);
     WarpInstruction ins{WarpInstruction::Uninitialized{}};
     const auto& ev = b.events;
     for (size_t i = 0; i < ev.size();) {

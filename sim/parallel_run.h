@@ -48,9 +48,12 @@
 namespace ws::sim::detail {
 
 // ---- [SECTION] a block's results ----------------------------------------------------------
-// The cache model's events of a block: per global instruction a header (warp | op << 32 |
-// sectors << 40), its site (the worker's), its trace index + 1 (the block's; 0: not traced) and
-// its distinct sectors; a barrier is kBarrierEvent.
+// What the cache model records of a block. A block that is not traced encodes its warps' streams
+// as it runs (EncodeRecord, EncodeBarrier; its sites the worker's ids), and the merge hands them
+// over whole (MemoryHierarchy::AdoptBlock): a record's trace index would be the launch's, known
+// only at the merge. The traced block's are events instead, recorded at the merge: per global
+// instruction a header (warp | op << 32 | sectors << 40), its site (the worker's), its trace
+// index + 1 (the block's; 0: not traced) and its distinct sectors; a barrier is kBarrierEvent.
 inline constexpr uint64_t kBarrierEvent = ~0ull;
 
 struct BlockOut {
@@ -61,6 +64,8 @@ struct BlockOut {
   std::vector<std::pair<uint32_t, Counters>> per_site;  // worker's site -> the block's counters
   std::vector<WarpInstruction> instructions;            // traced; sites are the worker's
   std::vector<Finding> findings;                        // the block's log; sites are the worker's
+  bool encoded = false;              // its records are in `warps`, else in `events` (see above)
+  std::vector<WarpStream> warps;
   std::vector<uint64_t> events;
   uint64_t barriers = 0;
   uint64_t shared_bytes = 0;  // the worker's shared layout after the block

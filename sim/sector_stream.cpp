@@ -1,6 +1,6 @@
-// The recorded sector streams (sector_stream.h): the spill file, an unlinked temporary file, and
-// a wave's streams as they are recorded.
-// Section index: spill file · a wave's streams
+// The recorded sector streams (sector_stream.h): the spill file, an unlinked temporary file; a
+// warp's records encoded; and a wave's streams as they are recorded.
+// Section index: spill file · a warp's records · a wave's streams
 #include "sim/sector_stream.h"
 
 #include <fcntl.h>
@@ -59,17 +59,8 @@ bool SpillFile::Open() {
   return !failed_;
 }
 
-// ---- a wave's streams ---------------------------------------------------------------------
-void WaveStreams::Begin(uint64_t block, uint32_t sm, uint32_t warps) {
-  BlockStream b;
-  b.block = block;
-  b.sm = sm;
-  b.warps.resize(warps);
-  blocks_.push_back(std::move(b));
-}
-
-void WaveStreams::Append(uint32_t warp, uint32_t site, uint32_t op, int64_t trace_index, const uint64_t* s, int n) {
-  WarpStream& w = blocks_.back().warps[warp];
+// ---- a warp's records ---------------------------------------------------------------------
+size_t EncodeRecord(WarpStream& w, uint32_t site, uint32_t op, int64_t trace_index, const uint64_t* s, int n) {
   uint8_t record[kMaxRecordBytes];
   uint8_t* p = PutVarint(record, (uint64_t(site) + 1) << 3 | uint64_t(op) << 1 | (trace_index >= 0));
   if (trace_index >= 0) p = PutVarint(p, uint64_t(trace_index));
@@ -81,16 +72,39 @@ void WaveStreams::Append(uint32_t warp, uint32_t site, uint32_t op, int64_t trac
   auto& b = w.bytes;
   const size_t before = b.capacity();
   b.insert(b.end(), record, p);
-  buffered_ += b.capacity() - before;
+  return b.capacity() - before;
+}
+
+size_t EncodeBarrier(WarpStream& w) {
+  const size_t before = w.bytes.capacity();
+  w.bytes.push_back(0);
+  return w.bytes.capacity() - before;
+}
+
+// ---- a wave's streams ---------------------------------------------------------------------
+void WaveStreams::Begin(uint64_t block, uint32_t sm, uint32_t warps) {
+  BlockStream b;
+  b.block = block;
+  b.sm = sm;
+  b.warps.resize(warps);
+  blocks_.push_back(std::move(b));
+}
+
+void WaveStreams::Append(uint32_t warp, uint32_t site, uint32_t op, int64_t trace_index, const uint64_t* s, int n) {
+  buffered_ += EncodeRecord(blocks_.back().warps[warp], site, op, trace_index, s, n);
   if (buffered_ > budget_) Spill();
 }
 
 void WaveStreams::Barrier() {
-  for (auto& w : blocks_.back().warps) {
-    const size_t before = w.bytes.capacity();
-    w.bytes.push_back(0);
-    buffered_ += w.bytes.capacity() - before;
-  }
+  for (auto& w : blocks_.back().warps) buffered_ += EncodeBarrier(w);
+  if (buffered_ > budget_) Spill();
+}
+
+void WaveStreams::Adopt(std::vector<WarpStream>&& warps, std::vector<uint32_t> sites) {
+  BlockStream& b = blocks_.back();
+  b.warps = std::move(warps);
+  b.sites = std::move(sites);
+  for (const WarpStream& w : b.warps) buffered_ += w.bytes.capacity();
   if (buffered_ > budget_) Spill();
 }
 

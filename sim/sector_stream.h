@@ -1,6 +1,7 @@
 // A warp's recorded global sectors as a compact byte stream (varint deltas), the temporary file
 // that takes a wave's streams when they outgrow their memory budget, and the wave's streams
-// block by block as the cache model records them (its replay reads them: sim/hierarchy.cpp).
+// block by block as the cache model records them, or takes a block's whole where another thread
+// encoded them (its replay reads them: sim/hierarchy.cpp).
 // Section index: stream encoding · spill file · a wave's streams
 #pragma once
 #include <cstddef>
@@ -54,6 +55,12 @@ struct WarpStream {
   bool Empty() const { return spilled.empty() && bytes.empty(); }
 };
 
+// Appends one record to w's bytes in the encoding above (n >= 1 distinct sectors in ascending
+// order; trace_index -1: not traced), in one piece; returns how much the bytes' capacity grew.
+size_t EncodeRecord(WarpStream& w, uint32_t site, uint32_t op, int64_t trace_index, const uint64_t* sectors, int n);
+// Appends the warp's arrival at a barrier; returns how much the bytes' capacity grew.
+size_t EncodeBarrier(WarpStream& w);
+
 // ---- spill file ---------------------------------------------------------------------------
 // A temporary file in $TMPDIR (or /tmp), unlinked as soon as it is made: the system removes it
 // when the file is closed or the process ends, whatever happens. When no file can be made or
@@ -84,6 +91,9 @@ struct BlockStream {
   uint32_t sm = 0;
   std::vector<WarpStream> warps;
   std::vector<uint8_t> cut;  // per warp: its stream ends before the warp did (Cut), else empty
+  // The launch's site for each site id its records hold, where they were encoded with other ids
+  // (Adopt: a block simulated on another thread); empty: the launch's own.
+  std::vector<uint32_t> sites;
 };
 
 // The streams of the wave being recorded, one block after another. They hold at most `budget`
@@ -105,6 +115,10 @@ class WaveStreams {
   void Append(uint32_t warp, uint32_t site, uint32_t op, int64_t trace_index, const uint64_t* sectors, int n);
   // Every warp of the last block begun reached a barrier.
   void Barrier();
+  // The last block begun, whose records were encoded elsewhere (EncodeRecord, EncodeBarrier: a
+  // block simulated on another thread), takes them all at once: one stream per warp, their site
+  // ids mapped to the launch's by `sites`. Its streams must still be empty.
+  void Adopt(std::vector<WarpStream>&& warps, std::vector<uint32_t> sites);
   // Warp `warp` of the last block begun stops recording before it ends (a prefix pass).
   void Cut(uint32_t warp);
   // The wave was replayed: its streams go.

@@ -316,4 +316,49 @@ TEST(ParallelReplay, AKernelWithWideStoresAtomicsBarriersInALoopAndUnevenBlocksG
   }
 }
 
+// Only odd blocks reach the first loop's load, before the load every block reaches. A worker
+// whose first block is odd meets the two sites in the other order than the launch, which meets
+// them in block order: the streams it encodes hold its own site ids, and the merge maps them
+// (BlockStream::sites). One load hits L1 where the other misses, so counts at the wrong site show.
+__global__ void SitesFirstReachedInOddBlocks(Global<const float> in, Global<float> out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0;
+  if (blockIdx.x % 2 == 1)
+    for (int k = 0; k < 4; ++k) acc += in[(i * 33 + k * 977) % n];  // scattered: misses
+  for (int k = 0; k < 4; ++k) acc += in[(i + k) % n];  // neighbours: hits after the first
+  out[i] = acc;
+}
+
+TEST(ParallelReplay, BlocksThatReachSitesInAnotherOrderThanTheLaunchCountEachAccessAtItsOwnSite) {
+  const DeviceProfile d = SmallDevice();
+  const uint32_t blocks = 600;  // 64 threads a block: 2 waves on 12 SMs
+  const int n = 1 << 16;
+  auto run = [&](uint32_t threads) {
+    ::ws::sim::Engine engine(Options(threads, &d, Selection{Selection::Kind::Block, 590, 0}));
+    ::ws::kernels::SimBackend b(engine);
+    auto in = b.Upload<const float>("in", "float", ::ws::test_inputs::FillerFloats(size_t(n)), 1, n);
+    auto out = b.Alloc<float>("out", "float", 64 * blocks, 1, 64 * blocks);
+    b.Launch(dim3(blocks), dim3(64), SitesFirstReachedInOddBlocks, in, out, n);
+    return engine.TakeTrace();
+  };
+  const Trace one = run(1);
+  ASSERT_GT(one.caches.waves, 1u);
+  // The two loads' lines: the scattered one (reached first in odd blocks) misses more in L1.
+  std::vector<uint64_t> hits, sectors;
+  for (const auto& [line, c] : one.per_line)
+    if (c.mem_inst > 0 && c.l2_sectors[int(Op::Load)] > 0) {
+      hits.push_back(c.l1_hits[int(Op::Load)]);
+      sectors.push_back(c.l2_sectors[int(Op::Load)]);
+    }
+  ASSERT_EQ(hits.size(), 2u);
+  ASSERT_NE(hits[0] * sectors[1], hits[1] * sectors[0]);  // not the same hit rate
+  const std::string expected = TraceBytes(one);
+  for (uint32_t threads : {2u, 3u, 5u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    const Trace many = run(threads);
+    EXPECT_EQ(many.threads, threads);
+    EXPECT_TRUE(TraceBytes(many) == expected);
+  }
+}
+
 }  // namespace parallel_replay

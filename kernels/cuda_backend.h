@@ -122,6 +122,8 @@ class CudaBackend {
   }
   CudaBackend(const CudaBackend&) = delete;
   CudaBackend& operator=(const CudaBackend&) = delete;
+  // The CPU reference runs after the launch: nothing runs beside the timed kernels.
+  static constexpr bool ReferenceBeside() { return false; }
 
   template <class T>
   T* Upload(std::string name, std::string type, const std::vector<std::remove_const_t<T>>& host,

@@ -15,7 +15,8 @@
 //   InPlace(name, host, rows, cols, want)   an array the kernel reads and writes, compared with `want`
 //   As<U>(array)                            one of the above as the kernel takes it (global_cast<U>)
 //   anything else                           passed to the kernel as it is (n, a size)
-// `want` is the CPU reference, or a function that computes it (called after the launch). A run
+// `want` is the CPU reference, or a function that computes it (called after the launch, or beside
+// it where the launch runs on several threads: StartReference). A run
 // compares exactly one array. rows x cols is how the views draw an array (1 x n: a 1-D array,
 // wrapped at 128-byte lines); the element's name in the views is the C++ type's for float, int,
 // unsigned and double, else the last argument of Input or Output names it ("RayState").
@@ -23,7 +24,9 @@
 // arguments name them, then the output, then any Input marked AfterOutput().
 #pragma once
 #include <cstdint>
+#include <future>
 #include <string>
+#include <system_error>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -179,9 +182,36 @@ auto Pass(const CastArray<U, A>&, const H& handle) {
   else return dialect::global_cast<U>(handle);
 }
 
+// The compared array's reference, where it is a function and the back end runs the launch on
+// several threads (ReferenceBeside): started on a thread of its own before the launch, so that
+// it fills the launch's idle moments instead of following it. Otherwise (and for the other
+// arguments) nothing: CompareOutput computes it after the launch, as it does where no thread
+// could be started.
+template <class Backend, class A>
+auto StartReference(Backend& b, const A& arg) {
+  if constexpr (Role<A>::kCompared) {
+    const auto& a = Array(arg);
+    if constexpr (std::is_invocable_v<decltype(a.want)>) {
+      std::future<std::invoke_result_t<decltype(a.want)>> early;
+      if (b.ReferenceBeside()) {
+        try {
+          early = std::async(std::launch::async, [&a] { return a.want(); });
+        } catch (const std::system_error&) {
+        }
+      }
+      return early;
+    } else {
+      return std::monostate{};
+    }
+  } else {
+    return std::monostate{};
+  }
+}
+
 // Downloads the compared array and compares it with its reference (nothing for other arguments).
-template <class Backend, class A, class H>
-void CompareOutput(Backend& b, const A& arg, const H& handle, Check* check) {
+// `early`: StartReference's.
+template <class Backend, class A, class H, class E>
+void CompareOutput(Backend& b, const A& arg, const H& handle, E& early, Check* check) {
   if constexpr (Role<A>::kCompared) {
     const auto& a = Array(arg);
     auto got = b.Download(handle);
@@ -192,7 +222,7 @@ void CompareOutput(Backend& b, const A& arg, const H& handle, Check* check) {
           for (uint64_t j = 0; j < a.compared_cols; ++j) kept[i * a.compared_cols + j] = got[i * a.cols + j];
         got = std::move(kept);
       }
-    if constexpr (std::is_invocable_v<decltype(a.want)>) *check = Compare(got, a.want(), a.rel_tol);
+    if constexpr (std::is_invocable_v<decltype(a.want)>) *check = Compare(got, early.valid() ? early.get() : a.want(), a.rel_tol);
     else *check = Compare(got, a.want, a.rel_tol);
   }
 }
@@ -213,12 +243,13 @@ Check RunVariant(Backend& b, const RunRequest& r, const BlockRule& block, const 
       (family_run::Make(b, pass, args, std::get<I>(handles)), ...);
     }(std::index_sequence_for<Args...>{});
   const Grid threads(block.x, block.y);
+  auto early = std::make_tuple(family_run::StartReference(b, args)...);
   [&]<size_t... I>(std::index_sequence<I...>) {
     b.Launch(grid, threads, kernel, family_run::Pass(args, std::get<I>(handles))...);
   }(std::index_sequence_for<Args...>{});
   Check check;
   [&]<size_t... I>(std::index_sequence<I...>) {
-    (family_run::CompareOutput(b, args, std::get<I>(handles), &check), ...);
+    (family_run::CompareOutput(b, args, std::get<I>(handles), std::get<I>(early), &check), ...);
   }(std::index_sequence_for<Args...>{});
   return check;
 }

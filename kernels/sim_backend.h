@@ -67,6 +67,10 @@ class SimBackend {
     return taken_const;
   }
 
+  // Whether a reference computed on the CPU may run on a thread beside the launch (RunVariant):
+  // where the launch runs on several threads, and so is not measured on one.
+  bool ReferenceBeside() const { return engine_.threads() > 1; }
+
   template <class T>
   std::vector<std::remove_const_t<T>> Download(dialect::Global<T> p) {
     const auto& bytes = BytesOf(p.array());

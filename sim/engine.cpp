@@ -351,5 +351,6 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body, const std::ve
 
 const Trace& Engine::trace() const { return impl_->trace; }
 Trace Engine::TakeTrace() { return std::move(impl_->trace); }
+uint32_t Engine::threads() const { return impl_->opt.threads; }
 
 }  // namespace ws::sim

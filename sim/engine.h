@@ -130,6 +130,8 @@ class Engine {
 
   const Trace& trace() const;
   Trace TakeTrace();
+  // The threads a launch may run on (LaunchOptions::threads).
+  uint32_t threads() const;
 
  private:
   std::unique_ptr<detail::EngineImpl> impl_;

@@ -100,7 +100,7 @@ void MemoryHierarchy::Impl::Replay(bool last) {
       c.cut = cut;
       c.in_memory = w.spilled.empty();
       if (c.in_memory) c.p = w.bytes.data(), c.end = c.p + w.bytes.size();
-      Refill(c);
+      // Its first records are read (Refill) by the thread that replays it, below.
     }
   }
   first[blocks.size()] = uint32_t(cursors.size());
@@ -125,6 +125,7 @@ void MemoryHierarchy::Impl::Replay(bool last) {
   } else {
     ready.Restart(start);
     for (uint32_t i = 0; i < cursors.size(); ++i) {
+      Refill(cursors[i]);
       NextHints(cursors[i], tables);
       ready.SetKey(i, SliceOfGroup(cursors[i].block->sm / std::max<uint32_t>(device.merge_group_sms, 1)));
       ready.Push(cursors[i].t, i);

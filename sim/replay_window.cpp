@@ -128,6 +128,7 @@ struct MemoryHierarchy::Impl::Windows {
         local(c.size()), head(threads, 0), done(new Done[threads]) {}
 
   void Run(uint32_t t);
+  void Prepare(uint32_t t);
   void Steps(uint32_t t);
   bool Mergeable(uint64_t* window) const;
   bool TryMerge();
@@ -166,11 +167,6 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   }
   std::vector<uint32_t> part_of(groups, 0);  // per group: its thread
   for (uint32_t g = 0; g < groups; ++g) part_of[g] = thread_of_slice[SliceOfGroup(g)];
-  // The caches' pages are written here, not by the threads (SectorCache::Touch).
-  l2->Touch();
-  std::vector<uint8_t> touched(device.sms, 0);
-  for (const Cursor& c : cursors)
-    if (!std::exchange(touched[c.block->sm], uint8_t(1))) L1(c.block->sm).Touch();
   Windows win(*this, cursors, first, arrived, block_end, log_now, start, threads);
   for (uint32_t i = 0; i < cursors.size(); ++i) {
     auto& part = win.parts[part_of[cursors[i].block->sm / group_sms]];
@@ -188,25 +184,7 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
     win.parts[part_of[(key >> 48) / group_sms]].tables.l1_fill.Set(key, until, start, owner);
   });
   if (traced_sm < device.sms) win.traced_part = part_of[traced_sm / group_sms];
-  for (uint32_t t = 0; t < threads; ++t) {
-    auto& part = win.parts[t];
-    part.per_site.assign(per_site->size(), Counters{});
-    for (uint32_t k = 0; k < 3; ++k) {
-      part.logs[k].tag = uint64_t(k) << 40;
-      part.logs[k].per_site = part.per_site.data();
-      part.logs[k].pending_stamps = &part.pending_stamps;
-      part.logs[k].owns_traced = t == win.traced_part;
-      part.logs[k].family = part.logs;
-    }
-    part.end = end;
-    part.queue.Restart(start);
-    for (uint32_t li = 0; li < part.cursor.size(); ++li) {
-      Cursor& c = cursors[part.cursor[li]];
-      NextHints(c, part.tables);
-      part.queue.SetKey(li, SliceOfGroup(c.block->sm / group_sms));
-      part.queue.Push(c.t, li);
-    }
-  }
+  for (auto& part : win.parts) part.end = end;
   std::vector<std::thread> helpers;
   for (uint32_t t = 1; t < threads; ++t) helpers.emplace_back([&win, t] { win.Run(t); });
   win.Run(0);
@@ -232,10 +210,40 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
 // those two windows are empty, so the merges still to come find nothing of it.
 void MemoryHierarchy::Impl::Windows::Run(uint32_t t) {
   try {
+    Prepare(t);
     Steps(t);
   } catch (...) {  // a stream that cannot be read, memory: every thread stops, what ran stays counted
     parts[t].error = std::current_exception();
     halt.store(true, std::memory_order_relaxed);
+  }
+}
+
+// Thread t's part before its first step: its SMs' L1 pages (and thread 0 the L2's) written before
+// any look-up (SectorCache::Touch: a first write to a page a read had mapped to the zero page
+// would make the kernel flush the other threads' TLBs), its warps' first records read, its
+// counters, logs and queue. The L2 is first used by window 0's merge, once every thread has
+// replayed that window.
+void MemoryHierarchy::Impl::Windows::Prepare(uint32_t t) {
+  Part& part = parts[t];
+  if (t == 0) m.l2->Touch();
+  part.per_site.assign(m.per_site->size(), Counters{});
+  for (uint32_t k = 0; k < 3; ++k) {
+    part.logs[k].tag = uint64_t(k) << 40;
+    part.logs[k].per_site = part.per_site.data();
+    part.logs[k].pending_stamps = &part.pending_stamps;
+    part.logs[k].owns_traced = t == traced_part;
+    part.logs[k].family = part.logs;
+  }
+  const uint32_t group_sms = std::max<uint32_t>(m.device.merge_group_sms, 1);
+  std::vector<uint8_t> touched(m.device.sms, 0);
+  part.queue.Restart(start);
+  for (uint32_t li = 0; li < part.cursor.size(); ++li) {
+    Cursor& c = cursors[part.cursor[li]];
+    if (!std::exchange(touched[c.block->sm], uint8_t(1))) m.L1(c.block->sm).Touch();
+    m.Refill(c);
+    m.NextHints(c, part.tables);
+    part.queue.SetKey(li, m.SliceOfGroup(c.block->sm / group_sms));
+    part.queue.Push(c.t, li);
   }
 }
 

@@ -92,7 +92,10 @@ void IssueQueue::Restart(uint64_t start) {
     std::fill(mask_.begin(), mask_.end(), 0u);
   }
   far_ = {};
-  if (!from_far_.empty()) std::fill(from_far_.begin(), from_far_.end(), uint16_t(0));
+  if (!from_far_.empty()) {
+    std::fill(from_far_.begin(), from_far_.end(), uint16_t(0));
+    std::fill(far_keys_.begin(), far_keys_.end(), 0u);
+  }
   in_ring_ = 0;
   now_ = start;
   ahead_w_ = kNone;
@@ -136,12 +139,23 @@ void IssueQueue::Push(uint64_t cycle, uint32_t warp) {
 
 bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp) { return PopBefore<false>(cycle, warp, 0); }
 bool IssueQueue::Pop(uint64_t* cycle, uint32_t* warp, uint64_t limit) {
-  if (from_far_.empty()) from_far_.assign(size_t(kRingCycles) * kKeys, 0);
+  KeepFromFar();
   return PopBefore<true>(cycle, warp, limit);
 }
 
+void IssueQueue::KeepFromFar() {
+  if (!from_far_.empty()) return;
+  from_far_.assign(size_t(kRingCycles) * kKeys, 0);
+  far_keys_.assign(size_t(kRingCycles), 0);
+}
+
+void IssueQueue::CameFromFar(size_t bucket, uint32_t key) {
+  ++from_far_[bucket * kKeys + key];
+  far_keys_[bucket] |= 1u << key;
+}
+
 void IssueQueue::PushFromFar(uint64_t cycle, uint32_t warp) {
-  if (from_far_.empty()) from_far_.assign(size_t(kRingCycles) * kKeys, 0);
+  KeepFromFar();
   if (cycle < now_) cycle = now_;
   if (cycle - now_ >= kRingCycles) {
     far_.push({cycle, warp});
@@ -154,14 +168,14 @@ void IssueQueue::PushFromFar(uint64_t cycle, uint32_t warp) {
   const uint32_t k = Key(warp);
   const uint32_t below = mask_[b] & ((1u << k) - 1);
   uint32_t prev = below ? last_[b * kKeys + (31 - uint32_t(__builtin_clz(below)))] : kNone;
-  uint16_t& far = from_far_[b * kKeys + k];
+  const uint16_t far = from_far_[b * kKeys + k];
   for (uint16_t i = 0; i < far; ++i) {
     const uint32_t at = prev == kNone ? head_[b] : next_[prev];
     if (at >= warp) break;  // kNone too
     prev = at;
   }
   Link(b, warp, prev);
-  ++far;
+  CameFromFar(b, k);
 }
 
 template <bool kLimit>
@@ -172,7 +186,9 @@ bool IssueQueue::PopBefore(uint64_t* cycle, uint32_t* warp, uint64_t limit) {
       const uint32_t n = next_[w], k = Key(w);
       head_[b] = n;
       if (n == kNone || Key(n) != k) mask_[b] &= ~(1u << k);  // its key's last
-      if constexpr (kLimit) from_far_[b * kKeys + k] -= from_far_[b * kKeys + k] != 0;
+      if constexpr (kLimit)
+        if (far_keys_[b] >> k & 1)  // one of its key's first warps from the heap
+          if (--from_far_[b * kKeys + k] == 0) far_keys_[b] &= ~(1u << k);
       --in_ring_;
       *cycle = now_;
       *warp = w;
@@ -192,7 +208,7 @@ bool IssueQueue::PopBefore(uint64_t* cycle, uint32_t* warp, uint64_t limit) {
     }
     // Far entries that the ring now reaches move into it (in cycle order).
     while (!far_.empty() && far_.top().first - now_ < kRingCycles) {
-      if constexpr (kLimit) ++from_far_[(far_.top().first & kMask) * kKeys + Key(far_.top().second)];
+      if constexpr (kLimit) CameFromFar(far_.top().first & kMask, Key(far_.top().second));
       Append(far_.top().first, far_.top().second);
       far_.pop();
     }

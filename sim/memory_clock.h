@@ -118,6 +118,10 @@ class IssueQueue {
   std::vector<uint8_t> key_;           // per warp: its key (SetKey)
   std::vector<uint16_t> from_far_;     // per bucket and key: its first warps of the key that came
                                        // from the heap (PushFromFar)
+  std::vector<uint32_t> far_keys_;     // per bucket: the keys whose from_far_ is not 0 (a pop
+                                       // reads 16 KiB of these, not 256 KiB of counts)
+  void KeepFromFar();                  // from_far_ and far_keys_ are made on first use
+  void CameFromFar(size_t bucket, uint32_t key);
   uint64_t now_;
   size_t in_ring_ = 0;  // entries in the ring not yet popped
   uint32_t Key(uint32_t warp) const { return warp < key_.size() ? key_[warp] : 0; }

@@ -66,9 +66,9 @@ class SectorCache {
   // more than the access did.
   uint32_t& Stamp(uint32_t slot) const { return Set(slot / config_.ways).stamp[slot % config_.ways]; }
   void Reset();
-  // Writes every page of the sets' memory (zeros: it stays empty). A page calloc left unmapped and
-  // that a look-up read maps as the kernel's zero page; its first write then costs a TLB flush on
-  // every core the process runs on. Before threads share the work, so that none is written then.
+  // Writes every page of the sets' memory, changing nothing, before any look-up reads it. A page
+  // calloc left unmapped and that a look-up read maps as the kernel's zero page; its first write
+  // then costs a TLB flush on every core the process runs on.
   void Touch();
 
   const Config& config() const { return config_; }

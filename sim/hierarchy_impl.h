@@ -194,8 +194,9 @@ struct MemoryHierarchy::Impl {
   // Replays the wave recorded (last: the launch's last, from Finish).
   void Replay(bool last = false);
 
-  // The last replay on several threads (sim/replay_window.cpp): false, with nothing done, where
-  // the device's latencies or its merge groups do not allow it or one group holds every warp.
+  // The launch's last replay on several threads (sim/replay_window.cpp; only the last: what it
+  // leaves in flight is not kept for another): false, with nothing done, where the device's
+  // latencies or its merge groups do not allow it or one group holds every warp.
   struct Windows;
   bool ReplayInWindows(std::vector<Cursor>& cursors, const std::vector<uint32_t>& first,
                        std::vector<uint32_t>& arrived, std::vector<uint64_t>& block_end, uint64_t start,

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -175,7 +176,7 @@ SectorCache::Outcome SectorCache::Access(uint64_t addr, bool allocate, bool dirt
   }
   Touch(s, victim, full ? s.rank[victim] : uint8_t(ways));
   s.tag[victim] = line;
-  if (s.stamp) s.stamp[victim] = 0;
+  if (s.stamp) change_.old_stamp = std::exchange(s.stamp[victim], 0u);
   s.fp[victim] = fp;
   s.state[victim] = uint8_t(bit | (dirty ? bit << 4 : 0));
   change_.line = line;

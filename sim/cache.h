@@ -49,6 +49,7 @@ class SectorCache {
     uint64_t evicted = kNoLine;  // line address that left the slot
     uint32_t slot = 0;
     uint8_t valid = 0;           // the slot's valid sectors afterwards (bit i = sector i)
+    uint32_t old_stamp = 0;      // with Config::stamps: the slot's stamp before a new line took it
   };
 
   explicit SectorCache(Config config);

@@ -266,7 +266,9 @@ struct MemoryHierarchy::Impl {
       bool l1_hit = false;
       if (p.l1_lookup) {
         const auto r1 = l1c.Access(addr, p.l1_allocate);
-        if (kWindow && r1 == SectorCache::Outcome::Miss && p.l1_allocate) w->Refilled(c.block->sm, l1c.last_change().slot);
+        // A new line in the slot: a stamp that waited for pending arrivals (kMaxStamp) waits no more.
+        if (kWindow && r1 == SectorCache::Outcome::Miss && p.l1_allocate && l1c.last_change().old_stamp == kMaxStamp)
+          w->Refilled(c.block->sm, l1c.last_change().slot);
         if (p.l1_hit_by_line) {
           // The line's presence when the instruction first touched it decides: its own allocation
           // does not make its later sectors hits (ncu counts a 4-sector store to an absent line as

@@ -188,7 +188,8 @@ struct WindowLog {
   void AddPatch(InFlight* table, uint64_t key, uint64_t pending, uint32_t sm) {
     family[LogOf(pending)].patches.push_back({table, key, pending, sm});
   }
-  // The slot was filled with another line (its stamp 0).
+  // The slot was filled with another line (its stamp 0), where its stamp waited (kMaxStamp: only
+  // then does the slot have an entry).
   void Refilled(uint32_t sm, uint32_t slot) { pending_stamps->Erase(uint64_t(sm) << 32 | slot); }
   void Clear() {
     turns.clear(), requests.clear(), answers.clear(), notes.clear(), waits.clear();

@@ -154,9 +154,10 @@ struct WindowLog {
     requests.push_back(sector);
     return kPending | tag | (requests.size() - 1);
   }
-  // The warp waits for v (its data): known values raise `data`, pending ones are kept.
-  void Wait(uint64_t& data, uint64_t v) {
-    if (Pending(v)) waits.push_back(v);
+  // The warp waits for v (its data): known values raise `data`, pending ones are kept. Inlined:
+  // once per sector, mostly a known value (a call was 85 of two threads' 12,937 samples, perf).
+  [[gnu::always_inline]] void Wait(uint64_t& data, uint64_t v) {
+    if (Pending(v)) [[unlikely]] waits.push_back(v);
     else data = std::max(data, v);
   }
   void DropWaits() { waits.resize(turn_waits); }

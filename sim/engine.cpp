@@ -336,7 +336,8 @@ bool Engine::Run(const LaunchShape& s, std::function<void()> body, const std::ve
   }
   if (e.hierarchy) {
     e.hierarchy->Finish(e.shared.bytes());
-    e.hierarchy.reset();
+    if (e.parallel) e.parallel->Dispose(std::move(e.hierarchy));
+    else e.hierarchy.reset();
   }
   // Fold the per-site counters into the totals and the per-line view.
   for (size_t i = 0; i < e.per_site.size(); ++i) {

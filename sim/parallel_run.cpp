@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <stdexcept>
+#include <system_error>
 
 #include "sim/rules.h"
 
@@ -99,6 +100,7 @@ ParallelRun::ParallelRun(EngineImpl& main, uint32_t threads) : main_(main) {
 }
 
 ParallelRun::~ParallelRun() {
+  if (disposer_.joinable()) disposer_.join();
   for (auto& w : workers_) {
     {
       std::lock_guard<std::mutex> lock(w->mu);
@@ -106,6 +108,15 @@ ParallelRun::~ParallelRun() {
     }
     w->cv.notify_all();
     w->thread.join();
+  }
+}
+
+void ParallelRun::Dispose(std::unique_ptr<MemoryHierarchy> hierarchy) {
+  if (disposer_.joinable()) disposer_.join();
+  try {
+    disposer_ = std::thread([h = std::move(hierarchy)]() mutable { h.reset(); });
+  } catch (const std::system_error&) {
+    // Not started: the lambda that held it is gone, and the model with it, here.
   }
 }
 

@@ -128,6 +128,10 @@ class ParallelRun {
   // Runs the launch `main` is set up for (shape, body, hierarchy) and merges it into `main`;
   // `make_hierarchy` makes main's hierarchy again for a restart.
   void Run(const LaunchShape& s, const std::function<void()>& make_hierarchy);
+  // Destroys a launch's cache model on a thread of its own, so that the launch's caller goes on
+  // meanwhile (freeing it took 6 ms of stats shortcut/v1 --n 512's 1.5 s on two threads); the
+  // next Dispose and the destructor wait for it. Where no thread starts, here.
+  void Dispose(std::unique_ptr<MemoryHierarchy> hierarchy);
 
  private:
   struct Worker;
@@ -142,6 +146,7 @@ class ParallelRun {
 
   EngineImpl& main_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::thread disposer_;
 };
 
 }  // namespace ws::sim::detail

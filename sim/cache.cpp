@@ -45,10 +45,11 @@ void SectorCache::Free::operator()(void* p) const { std::free(p); }
 // would map the page to the shared zero page, and the write after it would replace that mapping,
 // which makes the kernel flush the TLBs of every other core running the process (an interrupt
 // per page; 1% of two threads' samples, perf, when each replay thread touched its own L1s).
-void SectorCache::Touch() {
+void SectorCache::Touch(uint32_t part, uint32_t parts) {
   char* p = reinterpret_cast<char*>(store_);
-  const size_t bytes = blocks_ * sizeof(Block);
-  for (size_t i = 0; i < bytes; i += 4096) __atomic_fetch_or(p + i, char(0), __ATOMIC_RELAXED);
+  const size_t pages = (blocks_ * sizeof(Block) + 4095) / 4096;
+  const size_t end = std::min(blocks_ * sizeof(Block), pages * (part + 1) / parts * 4096);
+  for (size_t i = pages * part / parts * 4096; i < end; i += 4096) __atomic_fetch_or(p + i, char(0), __ATOMIC_RELAXED);
 }
 
 void SectorCache::Reset() {

@@ -69,8 +69,9 @@ class SectorCache {
   void Reset();
   // Writes every page of the sets' memory, changing nothing, before any look-up reads it. A page
   // calloc left unmapped and that a look-up read maps as the kernel's zero page; its first write
-  // then costs a TLB flush on every core the process runs on.
-  void Touch();
+  // then costs a TLB flush on every core the process runs on. Part `part` of `parts` equal parts
+  // of the pages: threads may share the work.
+  void Touch(uint32_t part = 0, uint32_t parts = 1);
 
   const Config& config() const { return config_; }
   uint32_t Sets() const { return sets_; }

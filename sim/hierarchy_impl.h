@@ -266,7 +266,8 @@ struct MemoryHierarchy::Impl {
       bool l1_hit = false;
       if (p.l1_lookup) {
         const auto r1 = l1c.Access(addr, p.l1_allocate);
-        // A new line in the slot: a stamp that waited for pending arrivals (kMaxStamp) waits no more.
+        // A new line in the slot: a stamp that waited for pending arrivals (kMaxStamp) no longer
+        // waits.
         if (kWindow && r1 == SectorCache::Outcome::Miss && p.l1_allocate && l1c.last_change().old_stamp == kMaxStamp)
           w->Refilled(c.block->sm, l1c.last_change().slot);
         if (p.l1_hit_by_line) {

@@ -213,14 +213,14 @@ void MemoryHierarchy::Impl::Windows::Run(uint32_t t) {
   }
 }
 
-// Thread t's part before its first step: its SMs' L1 pages (and thread 0 the L2's) written before
-// any look-up (SectorCache::Touch: a first write to a page a read had mapped to the zero page
-// would make the kernel flush the other threads' TLBs), its warps' first records read, its
+// Thread t's part before its first step: its SMs' L1 pages and its share of the L2's written
+// before any look-up (SectorCache::Touch: a first write to a page a read had mapped to the zero
+// page would make the kernel flush the other threads' TLBs), its warps' first records read, its
 // counters, logs and queue. The L2 is first used by window 0's merge, once every thread has
 // replayed that window.
 void MemoryHierarchy::Impl::Windows::Prepare(uint32_t t) {
   Part& part = parts[t];
-  if (t == 0) m.l2->Touch();
+  m.l2->Touch(t, uint32_t(parts.size()));
   part.per_site.assign(m.per_site->size(), Counters{});
   for (uint32_t k = 0; k < 3; ++k) {
     part.logs[k].tag = uint64_t(k) << 40;

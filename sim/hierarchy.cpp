@@ -106,10 +106,11 @@ void MemoryHierarchy::Impl::Replay(bool last) {
   first[blocks.size()] = uint32_t(cursors.size());
   // Warps issue earliest clock first; a cycle's warps slice by slice of the device (SliceOfGroup),
   // a slice's in the order they became ready (at the start, block and warp order). In the first
-  // wave block k starts k x block_dispatch cycles after the launch; in a later one, when the block its place held in the wave before ended
-  // (on the same SM: the hardware starts a block as soon as one finishes, so the blocks of a
-  // later wave start as staggered as the earlier ones ended). A warp at __syncthreads waits
-  // until every warp of its block has reached it, and all go on when the last one has.
+  // wave block k starts k x block_dispatch cycles after the launch; in a later one, when the
+  // block its place held in the wave before ended (on the same SM: the hardware starts a block
+  // as soon as one finishes, so the blocks of a later wave start as staggered as the earlier
+  // ones ended). A warp at __syncthreads waits until every warp of its block has reached it, and
+  // all go on when the last one has.
   const auto& tm = device.timing;
   if (slot_end.size() < blocks.size()) {
     const size_t had = slot_end.size();
@@ -127,7 +128,7 @@ void MemoryHierarchy::Impl::Replay(bool last) {
     for (uint32_t i = 0; i < cursors.size(); ++i) {
       Refill(cursors[i]);
       NextHints(cursors[i], tables);
-      ready.SetKey(i, SliceOfGroup(cursors[i].block->sm / std::max<uint32_t>(device.merge_group_sms, 1)));
+      ready.SetKey(i, SliceOfSm(cursors[i].block->sm));
       ready.Push(cursors[i].t, i);
     }
     uint64_t now = start;

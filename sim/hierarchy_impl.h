@@ -190,6 +190,7 @@ struct MemoryHierarchy::Impl {
     const uint64_t groups = (device.sms + group_sms - 1) / group_sms;
     return uint32_t(uint64_t(group) * IssueQueue::kKeys / std::max<uint64_t>(groups, 1));
   }
+  uint32_t SliceOfSm(uint32_t sm) const { return SliceOfGroup(sm / std::max<uint32_t>(device.merge_group_sms, 1)); }
 
   // Replays the wave recorded (last: the launch's last, from Finish).
   void Replay(bool last = false);

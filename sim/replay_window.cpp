@@ -151,7 +151,7 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   // (a window's merge falls to a thread that waits for it, else to the last to replay it), so at
   // most as many threads as slices with warps.
   std::vector<uint64_t> slice_warps(IssueQueue::kKeys, 0);
-  for (const Cursor& c : cursors) ++slice_warps[SliceOfGroup(c.block->sm / group_sms)];
+  for (const Cursor& c : cursors) ++slice_warps[SliceOfSm(c.block->sm)];
   uint32_t used = 0;
   for (uint64_t w : slice_warps) used += w != 0;
   const uint32_t threads = std::min(replay_threads, used);
@@ -229,7 +229,6 @@ void MemoryHierarchy::Impl::Windows::Prepare(uint32_t t) {
     part.logs[k].owns_traced = t == traced_part;
     part.logs[k].family = part.logs;
   }
-  const uint32_t group_sms = std::max<uint32_t>(m.device.merge_group_sms, 1);
   std::vector<uint8_t> touched(m.device.sms, 0);
   part.queue.Restart(start);
   for (uint32_t li = 0; li < part.cursor.size(); ++li) {
@@ -237,7 +236,7 @@ void MemoryHierarchy::Impl::Windows::Prepare(uint32_t t) {
     if (!std::exchange(touched[c.block->sm], uint8_t(1))) m.L1(c.block->sm).Touch();
     m.Refill(c);
     m.NextHints(c, part.tables);
-    part.queue.SetKey(li, m.SliceOfGroup(c.block->sm / group_sms));
+    part.queue.SetKey(li, m.SliceOfSm(c.block->sm));
     part.queue.Push(c.t, li);
   }
 }

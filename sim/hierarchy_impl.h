@@ -267,10 +267,9 @@ struct MemoryHierarchy::Impl {
       bool l1_hit = false;
       if (p.l1_lookup) {
         const auto r1 = l1c.Access(addr, p.l1_allocate);
-        // A new line in the slot: a stamp that waited for pending arrivals (kMaxStamp) no longer
+        // A new line in the slot: a stamp that waited for pending arrivals (a marker) no longer
         // waits.
-        if (kWindow && r1 == SectorCache::Outcome::Miss && p.l1_allocate && l1c.last_change().old_stamp == kMaxStamp)
-          w->Refilled(c.block->sm, l1c.last_change().slot);
+        if (kWindow && r1 == SectorCache::Outcome::Miss && p.l1_allocate) w->Refilled(l1c.last_change().old_stamp);
         if (p.l1_hit_by_line) {
           // The line's presence when the instruction first touched it decides: its own allocation
           // does not make its later sectors hits (ncu counts a 4-sector store to an absent line as
@@ -299,10 +298,10 @@ struct MemoryHierarchy::Impl {
         // The slot's stamp is the latest arrival of a sector of its line (saturated at
         // kMaxStamp): where it has passed, nothing of the line is on its way and l1_fill, a
         // cache miss, need not be asked. (A pending arrival is past the window's end: its
-        // stamp is kMaxStamp until the merge, WindowLog::RaiseStamp.)
+        // stamp is a marker until the merge, above every cycle compared with it: PendingStamps.)
         from = ServedFrom::L1;
         const uint32_t stamp = l1c.Stamp(l1c.last_change().slot);
-        const uint64_t arrives = stamp > now || now >= kMaxStamp
+        const uint64_t arrives = stamp > now || now >= (kWindow ? PendingStamps::kMarkerBase : kMaxStamp)
                                      ? tb.l1_fill.Until(uint64_t(c.block->sm) << 48 | sector, now) : 0;
         if constexpr (kWindow) {
           data = std::max(data, now + tm.l1_hit);

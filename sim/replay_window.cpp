@@ -1,5 +1,5 @@
 // The last replay of a launch on several threads, window by window (see sim/replay_window.h).
-// Section index: waiting · pending stamps · the threads and their warps · a window · the merge ·
+// Section index: waiting · the threads and their warps · a window · the merge ·
 // after the merge
 #include "sim/hierarchy_impl.h"
 
@@ -26,46 +26,6 @@ void Pause() {
 #endif
 }
 }  // namespace
-
-// ---- pending stamps ----
-void PendingStamps::Erase(uint64_t key) {
-  if (size_ == 0) return;
-  const size_t mask = slots_.size() - 1;
-  size_t i = Home(key);
-  for (;; i = (i + 1) & mask) {
-    if (!used_[i]) return;
-    if (slots_[i].key == key) break;
-  }
-  // Backward-shift deletion: later entries of the probe run move into the hole.
-  used_[i] = 0;
-  --size_;
-  for (size_t j = (i + 1) & mask; used_[j]; j = (j + 1) & mask) {
-    const size_t home = Home(slots_[j].key);
-    if (((j - home) & mask) >= ((j - i) & mask)) {
-      slots_[i] = slots_[j];
-      used_[i] = 1;
-      used_[j] = 0;
-      i = j;
-    }
-  }
-}
-
-void PendingStamps::Grow() {
-  std::vector<Entry> old;
-  std::vector<uint8_t> old_used;
-  old.swap(slots_);
-  old_used.swap(used_);
-  const size_t size = std::max<size_t>(1024, old.size() * 2);
-  slots_.assign(size, Entry{});
-  used_.assign(size, 0);
-  for (size_t k = 0; k < old.size(); ++k) {
-    if (!old_used[k]) continue;
-    size_t i = Home(old[k].key);
-    while (used_[i]) i = (i + 1) & (size - 1);
-    used_[i] = 1;
-    slots_[i] = old[k];
-  }
-}
 
 // ---- the threads and their warps ----
 // Windows of l2_hit / 2 cycles, W_s = start + s x l2_hit / 2. At step s a thread puts right what
@@ -148,6 +108,13 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   const uint32_t groups = (device.sms + group_sms - 1) / group_sms;
   // Every L2 answer comes l2_hit or more after its request: two windows on.
   if (tm.l2_hit < 2 || tm.dram < tm.l2_hit || groups > kMaxGroups) return false;
+  // L1 stamps are cycles below PendingStamps' markers (the latest arrival an earlier wave left in
+  // flight bounds them), and a thread's markers are fewer than its L1 slots.
+  uint64_t latest = start;
+  tables.l1_fill.ForEach(start, [&](uint64_t, uint64_t until, uint32_t) { latest = std::max(latest, until); });
+  if (latest >= PendingStamps::kMarkerBase ||
+      uint64_t(device.sms) * (residency.l1_bytes / SectorCache::kLineBytes) >= PendingStamps::kMarkers)
+    return false;
   // The device's slices (SliceOfGroup) to threads: contiguous ranges of about as many warps each
   // (a window's merge falls to the first thread that waits for it), so at most as many threads as
   // slices with warps.
@@ -462,12 +429,13 @@ void MemoryHierarchy::Impl::Windows::Resolve(Part& part, uint64_t s) {
     q.table->Patch(q.key, q.pending, a.t, q.sm == ~0u ? 0 : q.sm << 2 | a.from);
   }
   for (const auto& raise : log.stamps) {
-    PendingStamps::Entry* e = part.pending_stamps.Find(raise.key);
-    if (!e || e->id != raise.id) continue;  // its slot was filled again since
-    e->known = std::max(e->known, uint32_t(std::min<uint64_t>(part.Resolve(raise.value), kMaxStamp)));
-    if (--e->pending == 0) {
-      m.L1(uint32_t(raise.key >> 32)).Stamp(uint32_t(raise.key)) = e->known;
-      part.pending_stamps.Erase(raise.key);
+    PendingStamps::Record& r = part.pending_stamps.Of(raise.marker);
+    if (r.use != raise.use) continue;  // its slot was filled again since
+    const uint64_t v = part.Resolve(raise.value);
+    r.known = std::max(r.known, v >= PendingStamps::kMarkerBase ? PendingStamps::kMaxStamp : uint32_t(v));
+    if (--r.pending == 0) {
+      m.L1(raise.sm).Stamp(raise.slot) = r.known;
+      part.pending_stamps.Drop(raise.marker);
     }
   }
   for (auto& h : log.held) {

@@ -33,40 +33,43 @@
 
 namespace ws::sim {
 
-// L1 slots whose stamp waits for pending arrivals: kMaxStamp meanwhile, and here the latest
-// arrival known since the slot's fill and how many raises are still pending. An entry goes when
-// its last pending raise is answered (the stamp then exact) or when its slot is filled again.
+// L1 slots whose stamp waits for pending arrivals. Such a slot's stamp is a marker, at or above
+// kMarkerBase (above every cycle a look-up compares it with: IssueRecord asks l1_fill from that
+// cycle on), naming its record here: the latest arrival known since the slot's fill and how many
+// raises are still pending. The record goes when the last pending raise is answered (the stamp
+// then exact) or when the slot is filled again; `use` tells its uses apart. (A hash table of
+// waiting slots took three probes a raise.)
 class PendingStamps {
  public:
-  struct Entry {
-    uint64_t key, id;
-    uint32_t known, pending;
+  static constexpr uint32_t kMaxStamp = 0xffffffffu;
+  static constexpr uint32_t kMarkers = uint32_t(1) << 24;  // more than any device's L1 slots
+  static constexpr uint32_t kMarkerBase = kMaxStamp - kMarkers;
+  static bool IsMarker(uint32_t stamp) { return stamp >= kMarkerBase && stamp != kMaxStamp; }
+  struct Record {
+    uint32_t known, pending, use;
   };
-  Entry* Find(uint64_t key) {
-    if (size_ == 0) return nullptr;
-    for (size_t i = Home(key);; i = (i + 1) & (slots_.size() - 1)) {
-      if (!used_[i]) return nullptr;
-      if (slots_[i].key == key) return &slots_[i];
+  Record& Of(uint32_t marker) { return records_[marker - kMarkerBase]; }
+  // A new record (known: the slot's stamp), its marker.
+  uint32_t Add(uint32_t known) {
+    uint32_t r;
+    if (free_.empty()) {
+      r = uint32_t(records_.size());
+      records_.push_back({0, 0, 0});
+    } else {
+      r = free_.back();
+      free_.pop_back();
     }
+    records_[r].known = known, records_[r].pending = 0;
+    return kMarkerBase + r;
   }
-  Entry& Add(uint64_t key, uint32_t known) {
-    if ((size_ + 1) * 2 > slots_.size()) Grow();
-    size_t i = Home(key);
-    while (used_[i]) i = (i + 1) & (slots_.size() - 1);
-    used_[i] = 1;
-    ++size_;
-    slots_[i] = {key, next_id_++, known, 0};
-    return slots_[i];
+  void Drop(uint32_t marker) {
+    ++Of(marker).use;
+    free_.push_back(marker - kMarkerBase);
   }
-  void Erase(uint64_t key);
 
  private:
-  size_t Home(uint64_t key) const { return size_t((key * 0x9E3779B97F4A7C15ull) >> 20) & (slots_.size() - 1); }
-  void Grow();
-  std::vector<Entry> slots_;
-  std::vector<uint8_t> used_;
-  size_t size_ = 0;
-  uint64_t next_id_ = 1;
+  std::vector<Record> records_;
+  std::vector<uint32_t> free_;
 };
 
 // What one thread writes down during a window, and what the merge answers. A thread keeps three
@@ -75,7 +78,7 @@ class PendingStamps {
 struct WindowLog {
   static constexpr uint64_t kPending = uint64_t(1) << 62;  // | tag | a request's index: its answer
   static constexpr uint64_t kIndex = (uint64_t(1) << 40) - 1;
-  static constexpr uint32_t kMaxStamp = 0xffffffffu;
+  static constexpr uint32_t kMaxStamp = PendingStamps::kMaxStamp;
   static bool Pending(uint64_t v) { return v >= kPending; }
   static uint32_t LogOf(uint64_t v) { return uint32_t(v >> 40) & 3; }
 
@@ -106,9 +109,10 @@ struct WindowLog {
     uint64_t key, pending;
     uint32_t sm;  // group_flight: the SM that asked (its owner gets the answer's `from`); else ~0
   };
-  // An L1 slot's stamp raised by a pending arrival (PendingStamps entry `id`).
+  // An L1 slot's stamp raised by a pending arrival, while it was marker `marker` (use `use`).
   struct StampRaise {
-    uint64_t key, id, value;
+    uint32_t sm, slot, marker, use;
+    uint64_t value;
   };
   // A warp's push held past the window: its cycle is at or past the window's end, or pending
   // (max(known, the answers of waits[waits_begin, waits_end)). Pushed before the next window
@@ -170,28 +174,33 @@ struct WindowLog {
     if (turn.requests_end != turn.requests_begin || turn.notes_end != turn.notes_begin) turns.push_back(turn);
   }
   // A load's miss raises its L1 slot's stamp to its arrival v (the one-thread rule: the latest
-  // arrival of the line's sectors since the slot's fill, saturated at kMaxStamp).
+  // arrival of the line's sectors since the slot's fill, saturated at kMaxStamp; a stamp is only
+  // ever compared with a cycle, so one above the rule's is as good: a known arrival at or past
+  // kMarkerBase saturates it).
   void RaiseStamp(uint32_t sm, uint32_t slot, uint32_t& stamp, uint64_t v) {
-    const uint64_t key = uint64_t(sm) << 32 | slot;
     if (Pending(v)) {
-      PendingStamps::Entry* e = pending_stamps->Find(key);
-      if (!e) e = &pending_stamps->Add(key, stamp);
-      ++e->pending;
-      stamp = kMaxStamp;
-      family[LogOf(v)].stamps.push_back({key, e->id, v});
+      if (!PendingStamps::IsMarker(stamp)) stamp = pending_stamps->Add(stamp);
+      PendingStamps::Record& r = pending_stamps->Of(stamp);
+      ++r.pending;
+      family[LogOf(v)].stamps.push_back({sm, slot, stamp, r.use, v});
       return;
     }
-    const uint32_t x = uint32_t(std::min<uint64_t>(v, kMaxStamp));
-    if (stamp != kMaxStamp) stamp = std::max(stamp, x);
-    else if (PendingStamps::Entry* e = pending_stamps->Find(key)) e->known = std::max(e->known, x);
+    const uint32_t x = v >= PendingStamps::kMarkerBase ? kMaxStamp : uint32_t(v);
+    if (PendingStamps::IsMarker(stamp)) {
+      PendingStamps::Record& r = pending_stamps->Of(stamp);
+      r.known = std::max(r.known, x);
+    } else {
+      stamp = std::max(stamp, x);
+    }
   }
   // An in-flight entry now holds pending value `pending`.
   void AddPatch(InFlight* table, uint64_t key, uint64_t pending, uint32_t sm) {
     family[LogOf(pending)].patches.push_back({table, key, pending, sm});
   }
-  // The slot was filled with another line (its stamp 0), where its stamp waited (kMaxStamp: only
-  // then does the slot have an entry).
-  void Refilled(uint32_t sm, uint32_t slot) { pending_stamps->Erase(uint64_t(sm) << 32 | slot); }
+  // A slot whose stamp was `old` was filled with another line (its stamp 0).
+  void Refilled(uint32_t old) {
+    if (PendingStamps::IsMarker(old)) pending_stamps->Drop(old);
+  }
   void Clear() {
     turns.clear(), requests.clear(), answers.clear(), notes.clear(), waits.clear();
     patches.clear(), stamps.clear(), held.clear();

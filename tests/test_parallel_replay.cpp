@@ -17,6 +17,7 @@
 
 #include "kernels/catalog.h"
 #include "kernels/sim_backend.h"
+#include "sim/cache.h"
 #include "sim/device_profile.h"
 #include "sim/dialect.h"
 #include "sim/engine.h"
@@ -158,6 +159,74 @@ TEST(ParallelReplay, MadeUpLaunchOverTwoWavesGivesTheSameCountersMarksAndLogsOnO
   for (uint32_t threads : {2u, 3u, 5u}) {
     SCOPED_TRACE("threads=" + std::to_string(threads));
     ExpectSame(one, ReplayMadeUp({}, threads));
+  }
+}
+
+// ---- an L1 slot filled again while its stamp waits ----
+// A slot's stamp (the latest arrival of its line's sectors: a hit after it need not ask whether
+// its sector is still on its way) waits for pending arrivals in a replay on several threads, and
+// a new line in the slot starts it over. DRAM answers here in 360 cycles (an L2 hit in 350); one
+// block on each of the 12 SMs, each on lines of its own. Warp 0 loads four lines of one L1 set at
+// t0. Warp 3, 200 cycles on, loads a fifth line of that set (a DRAM miss: it arrives at
+// t0 + 560), which takes the first line's slot while that line is still on its way. Warp 1, 400
+// cycles on, hits the fifth line and waits for it, then loads line z (site 5); warp 2 loads z 500
+// cycles on (site 6). So warp 2 misses z first and warp 1 hits it. A replay that let the first
+// line's arrival (t0 + 360) stand as the slot's stamp would let warp 1 go on at once and miss z
+// before warp 2.
+Replayed ReplayRefillWhileWaiting(uint32_t threads) {
+  DeviceProfile d = SmallDevice();
+  d.timing.dram = 360;
+  LaunchShape shape;
+  shape.grid = {12, 1, 1};
+  shape.block = {128, 1, 1};
+  Replayed r;
+  r.per_site.resize(8);
+  MemoryHierarchy h(d, 64, shape, &r.per_site, &r.trace, 5);
+  h.ReplayOn(threads);
+  const ::ws::sim::Residency res = ::ws::sim::ComputeResidency(d, shape, 64, 0);
+  const ::ws::sim::SectorCache l1({res.l1_bytes, d.l1_ways, true});
+  for (uint64_t b = 0; b < 12; ++b) {
+    // Five lines of one set, and z in another, in the block's own megabyte.
+    const uint64_t first = (0x7f0000000000ull + (b << 20)) / 128;
+    std::vector<uint64_t> set_lines{first};
+    uint64_t z = 0;
+    for (uint64_t line = first + 1; set_lines.size() < 5 || z == 0; ++line) {
+      const bool same = l1.SetOfLine(line) == l1.SetOfLine(first);
+      if (same && set_lines.size() < 5) set_lines.push_back(line);
+      else if (!same && z == 0) z = line;
+    }
+    h.BeginBlock(b, 4, 0);
+    auto record = [&](uint32_t warp, uint32_t site, Op op, std::vector<uint64_t> lines) {
+      WarpInstruction ins;
+      ins.warp = warp, ins.site = site, ins.op = op, ins.mask = ~0u;
+      for (int lane = 0; lane < 32; ++lane) ins.addr[lane] = lines[size_t(lane) % lines.size()] * 128 + 4 * (lane / lines.size());
+      h.Record(ins, -1);
+    };
+    const uint64_t clock_line = first + (1 << 19) / 128;  // reductions that pass the time, at L2
+    record(0, 0, Op::Load, {set_lines[0], set_lines[1], set_lines[2], set_lines[3]});
+    for (int i = 0; i < 200; ++i) record(3, 7, Op::Reduction, {clock_line});
+    record(3, 1, Op::Load, {set_lines[4]});
+    for (int i = 0; i < 400; ++i) record(1, 7, Op::Reduction, {clock_line});
+    record(1, 2, Op::Load, {set_lines[4]});
+    record(1, 5, Op::Load, {z});
+    for (int i = 0; i < 500; ++i) record(2, 7, Op::Reduction, {clock_line});
+    record(2, 6, Op::Load, {z});
+  }
+  h.Finish(0);
+  r.bytes = TraceBytes(r.trace);
+  return r;
+}
+
+TEST(ParallelReplay, AnL1SlotFilledAgainWhileItsStampWaitsMakesAWarpThatHitsItsNewLineWaitForIt) {
+  const Replayed one = ReplayRefillWhileWaiting(1);
+  const int ld = int(Op::Load);
+  // Each of the 12 blocks: 4 sectors.
+  ASSERT_EQ(one.per_site[2].l1_hits[ld], 48u);  // warp 1 hits the fifth line
+  ASSERT_EQ(one.per_site[5].l1_hits[ld], 48u);  // and z, which warp 2 missed first
+  ASSERT_EQ(one.per_site[6].l1_hits[ld], 0u);
+  for (uint32_t threads : {2u, 3u, 5u}) {
+    SCOPED_TRACE("threads=" + std::to_string(threads));
+    ExpectSame(one, ReplayRefillWhileWaiting(threads));
   }
 }
 

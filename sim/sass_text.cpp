@@ -4,6 +4,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -179,6 +180,63 @@ std::string Trim(const std::string& s) {
 }
 
 
+// An instruction's line, "  /*0070*/  @P0 BRA `(.L_x_1) ;": its offset's hex digits and the text
+// before the first ';' (trailing blanks dropped). False for any other line. What the pattern
+// ^\s*/\*([0-9a-fA-F]+)\*/\s*(.*?)\s*; matched, by hand.
+bool InstructionLine(const std::string& l, std::string* offset, std::string* text) {
+  const auto blank = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+  };
+  size_t i = 0;
+  while (i < l.size() && blank(l[i])) ++i;
+  if (l.compare(i, 2, "/*") != 0) return false;
+  const size_t digits = i + 2;
+  for (i = digits; i < l.size() && std::isxdigit(static_cast<unsigned char>(l[i])); ++i) {}
+  if (i == digits || l.compare(i, 2, "*/") != 0) return false;
+  *offset = l.substr(digits, i - digits);
+  for (i += 2; i < l.size() && blank(l[i]); ++i) {}
+  const size_t semicolon = l.find(';', i);
+  if (semicolon == std::string::npos) return false;
+  size_t end = semicolon;
+  while (end > i && blank(l[end - 1])) --end;
+  if (l.find_first_of("\n\r", i) < end) return false;  // '.' does not match a line's end
+  *text = l.substr(i, end - i);
+  return true;
+}
+
+// `"name", line 12` at `at` in l: the name and the digits, and where it ends; npos if not there.
+size_t QuotedFileLine(const std::string& l, size_t at, std::string* file, std::string* digits) {
+  if (at >= l.size() || l[at] != '"') return std::string::npos;
+  const size_t close = l.find('"', at + 1);
+  if (close == std::string::npos || l.compare(close, 8, "\", line ") != 0) return std::string::npos;
+  size_t end = close + 8;
+  while (end < l.size() && std::isdigit(static_cast<unsigned char>(l[end]))) ++end;
+  if (end == close + 8) return std::string::npos;
+  *file = l.substr(at + 1, close - at - 1);
+  *digits = l.substr(close + 8, end - close - 8);
+  return end;
+}
+
+// A line-table comment, `//## File "a.cu", line 75 inlined at "b.cu", line 96`: its location,
+// then the chain it is inlined into. False for any other line. What the patterns
+// ^\s*//## File "([^"]*)", line (\d+)(.*)$ and inlined at "([^"]*)", line (\d+) matched, by hand.
+bool FileLine(const std::string& l, std::vector<SourceLine>* where) {
+  size_t i = l.find_first_not_of(" \t\n\v\f\r");
+  if (i == std::string::npos || l.compare(i, 10, "//## File ") != 0) return false;
+  std::string file, digits;
+  size_t end = QuotedFileLine(l, i + 10, &file, &digits);
+  if (end == std::string::npos || l.find_first_of("\n\r", end) != std::string::npos) return false;
+  where->push_back({file, uint32_t(std::stoul(digits))});
+  static const std::string kInlined = "inlined at ";
+  for (size_t at = l.find(kInlined, end); at != std::string::npos; at = l.find(kInlined, at + 1)) {
+    const size_t after = QuotedFileLine(l, at + kInlined.size(), &file, &digits);
+    if (after == std::string::npos) continue;
+    where->push_back({file, uint32_t(std::stoul(digits))});
+    at = after - 1;
+  }
+  return true;
+}
+
 // The target a BRA names: "`(.L_x_28)" or "0x1a0".
 std::string BranchTarget(const CompiledInstruction& ins, const std::string& body) {
   if (ins.opcode.rfind("BRA", 0) != 0) return "";
@@ -216,9 +274,6 @@ std::vector<CompiledKernel> ParseNvdisasm(const std::string& text) {
   std::vector<SourceLine> chain;           // the line table's current location, innermost first
   bool chain_open = false;                 // the comments just read start a new chain
   static const std::regex section(R"(^\s*\.section\s+\.text\.([^,\s]+))");
-  static const std::regex file_line(R"re(^\s*//## File "([^"]*)", line (\d+)(.*)$)re");
-  static const std::regex inlined(R"re(inlined at "([^"]*)", line (\d+))re");
-  static const std::regex instruction(R"(^\s*/\*([0-9a-fA-F]+)\*/\s*(.*?)\s*;)");
   static const std::regex label_line(R"(^\s*(\.L[\w.$]*):\s*$)");
   auto close = [&] {
     if (!out.empty()) ResolveBranches(out.back(), labels, targets);
@@ -228,8 +283,10 @@ std::vector<CompiledKernel> ParseNvdisasm(const std::string& text) {
   };
   std::istringstream in(text);
   std::smatch m;
-  // Each pattern is tried only on a line holding its fixed text: std::regex is slow, and every
-  // pattern met every line (the catalog's listing, parsed by each stats command: 15 ms, now 9).
+  // Each pattern is tried only on a line holding its fixed text, and the lines met most often
+  // (instructions, the line table's comments) are read by hand: std::regex is slow (the catalog's
+  // listing, parsed by each stats command, took 15 ms, then 9; a stats command at n = 16 took
+  // 23.9 ms, now 18.1 ms, perf stat -r 10).
   const auto has = [](const std::string& l, const char* s) { return l.find(s) != std::string::npos; };
   for (std::string l; std::getline(in, l);) {
     if (has(l, ".section") && std::regex_search(l, m, section)) {
@@ -245,27 +302,24 @@ std::vector<CompiledKernel> ParseNvdisasm(const std::string& text) {
       k.is_entry = true;
       continue;
     }
-    if (has(l, "//## File") && std::regex_match(l, m, file_line)) {
-      SourceLine here{m[1].str(), uint32_t(std::stoul(m[2].str()))};
+    if (std::vector<SourceLine> where; FileLine(l, &where)) {
       if (!chain_open) {
         chain.clear();
         chain_open = true;
       }
       // -gi prints "line 75 inlined at B, line 96" and then "B, line 96" itself: one chain.
-      if (chain.empty() || !(chain.back() == here)) chain.push_back(here);
-      const std::string tail = m[3].str();
-      for (std::sregex_iterator it(tail.begin(), tail.end(), inlined), end; it != end; ++it)
-        chain.push_back({(*it)[1].str(), uint32_t(std::stoul((*it)[2].str()))});
+      if (chain.empty() || !(chain.back() == where[0])) chain.push_back(where[0]);
+      chain.insert(chain.end(), where.begin() + 1, where.end());
       continue;
     }
     if (has(l, ".L") && std::regex_match(l, m, label_line)) {
       labels[m[1].str()] = uint32_t(k.instructions.size());
       continue;
     }
-    if (has(l, "/*") && std::regex_search(l, m, instruction)) {
+    if (std::string offset, text; InstructionLine(l, &offset, &text)) {
       CompiledInstruction ins;
-      ins.offset = uint32_t(std::stoul(m[1].str(), nullptr, 16));
-      ins.text = Trim(m[2].str());
+      ins.offset = uint32_t(std::stoul(offset, nullptr, 16));
+      ins.text = Trim(text);
       SplitSass(ins.text, &ins);
       ins.where = chain;
       chain_open = false;

@@ -203,7 +203,7 @@ CompiledFile ListCatalog(const std::string& arch) {
 }  // namespace
 
 // The running executable's code does not change: each architecture is listed (and its listing
-// parsed, 9 ms for the catalog's) once a process, where a stats command asked twice (the
+// parsed: sim/sass_text.cpp says how long) once a process, where a stats command asked twice (the
 // compiler's view and the code's bytes for the cache model).
 CompiledFile CatalogListing(const std::string& arch) {
   static std::mutex mutex;

@@ -92,7 +92,7 @@ struct BlockStream {
   std::vector<WarpStream> warps;
   std::vector<uint8_t> cut;  // per warp: its stream ends before the warp did (Cut), else empty
   // The launch's site for each site id its records hold, where they were encoded with other ids
-  // (Adopt: a block simulated on another thread); empty: the launch's own.
+  // (Adopt: a block simulated on another thread); empty: the launch's own ids.
   std::vector<uint32_t> sites;
 };
 

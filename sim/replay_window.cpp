@@ -108,13 +108,9 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   const uint32_t groups = (device.sms + group_sms - 1) / group_sms;
   // Every L2 answer comes l2_hit or more after its request: two windows on.
   if (tm.l2_hit < 2 || tm.dram < tm.l2_hit || groups > kMaxGroups) return false;
-  // L1 stamps are cycles below PendingStamps' markers (the latest arrival an earlier wave left in
-  // flight bounds them), and a thread's markers are fewer than its L1 slots.
-  uint64_t latest = start;
-  tables.l1_fill.ForEach(start, [&](uint64_t, uint64_t until, uint32_t) { latest = std::max(latest, until); });
-  if (latest >= PendingStamps::kMarkerBase ||
-      uint64_t(device.sms) * (residency.l1_bytes / SectorCache::kLineBytes) >= PendingStamps::kMarkers)
-    return false;
+  // A thread's PendingStamps markers are fewer than its L1 slots (and L1 stamps are cycles below
+  // the markers: checked below, where what earlier waves left in flight is handed out).
+  if (uint64_t(device.sms) * (residency.l1_bytes / SectorCache::kLineBytes) >= PendingStamps::kMarkers) return false;
   // The device's slices (SliceOfGroup) to threads: contiguous ranges of about as many warps each
   // (a window's merge falls to the first thread that waits for it), so at most as many threads as
   // slices with warps.
@@ -146,9 +142,12 @@ bool MemoryHierarchy::Impl::ReplayInWindows(std::vector<Cursor>& cursors, const 
   tables.wide_store.ForEach(start, [&](uint64_t key, uint64_t until, uint32_t owner) {
     win.parts[part_of[(key >> 48) / group_sms]].tables.wide_store.Set(key, until, start, owner);
   });
+  uint64_t latest = start;  // bounds every L1 stamp
   tables.l1_fill.ForEach(start, [&](uint64_t key, uint64_t until, uint32_t owner) {
     win.parts[part_of[(key >> 48) / group_sms]].tables.l1_fill.Set(key, until, start, owner);
+    latest = std::max(latest, until);
   });
+  if (latest >= PendingStamps::kMarkerBase) return false;  // nothing has run: the one-thread replay
   if (traced_sm < device.sms) win.traced_part = part_of[traced_sm / group_sms];
   for (auto& part : win.parts) part.end = end;
   std::vector<std::thread> helpers;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <regex>
@@ -179,26 +180,25 @@ std::string Trim(const std::string& s) {
   return s.substr(a, b - a + 1);
 }
 
+constexpr const char* kBlanks = " \t\n\v\f\r";  // what a pattern's \s matches
+bool Blank(char c) { return c != '\0' && std::strchr(kBlanks, c) != nullptr; }
 
 // An instruction's line, "  /*0070*/  @P0 BRA `(.L_x_1) ;": its offset's hex digits and the text
 // before the first ';' (trailing blanks dropped). False for any other line. What the pattern
 // ^\s*/\*([0-9a-fA-F]+)\*/\s*(.*?)\s*; matched, by hand.
 bool InstructionLine(const std::string& l, std::string* offset, std::string* text) {
-  const auto blank = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-  };
   size_t i = 0;
-  while (i < l.size() && blank(l[i])) ++i;
+  while (i < l.size() && Blank(l[i])) ++i;
   if (l.compare(i, 2, "/*") != 0) return false;
   const size_t digits = i + 2;
   for (i = digits; i < l.size() && std::isxdigit(static_cast<unsigned char>(l[i])); ++i) {}
   if (i == digits || l.compare(i, 2, "*/") != 0) return false;
   *offset = l.substr(digits, i - digits);
-  for (i += 2; i < l.size() && blank(l[i]); ++i) {}
+  for (i += 2; i < l.size() && Blank(l[i]); ++i) {}
   const size_t semicolon = l.find(';', i);
   if (semicolon == std::string::npos) return false;
   size_t end = semicolon;
-  while (end > i && blank(l[end - 1])) --end;
+  while (end > i && Blank(l[end - 1])) --end;
   if (l.find_first_of("\n\r", i) < end) return false;  // '.' does not match a line's end
   *text = l.substr(i, end - i);
   return true;
@@ -221,7 +221,7 @@ size_t QuotedFileLine(const std::string& l, size_t at, std::string* file, std::s
 // then the chain it is inlined into. False for any other line. What the patterns
 // ^\s*//## File "([^"]*)", line (\d+)(.*)$ and inlined at "([^"]*)", line (\d+) matched, by hand.
 bool FileLine(const std::string& l, std::vector<SourceLine>* where) {
-  size_t i = l.find_first_not_of(" \t\n\v\f\r");
+  size_t i = l.find_first_not_of(kBlanks);
   if (i == std::string::npos || l.compare(i, 10, "//## File ") != 0) return false;
   std::string file, digits;
   size_t end = QuotedFileLine(l, i + 10, &file, &digits);
